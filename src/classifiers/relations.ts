@@ -17,9 +17,10 @@ export interface Explains {
   causeSignal?: (s: Signal) => boolean;
   /**
    * 'not-after': the cause's first signal is not later than the symptom's (unknown order counts);
-   * 'before': it is earlier, and with stamps that do not compare, earlier in the same file.
+   * 'before': it is earlier, and with stamps that do not compare, earlier in the same file;
+   * 'any': anywhere in the bundle (evidence about the symptom, printed before or after it).
    */
-  order: 'not-after' | 'before';
+  order: 'not-after' | 'before' | 'any';
   /** Appended to the cause's hint. */
   consequence: string;
 }
@@ -27,7 +28,26 @@ export interface Explains {
 /** Failures that take a rank's process down, so the other ranks wait in their next collective until the watchdog fires. */
 export const RANK_KILLERS: FailureClass[] = ['user.code_error', 'config.error', 'host.oom', 'network.error'];
 
+/**
+ * A Ray worker or actor that died without saying why (the raylet's "connection error code 2. End of
+ * file", "Worker exits unexpectedly", an actor or node death): Ray cannot see a SIGKILL, so the reason is
+ * whatever else the bundle shows. Ray's own fatal checks and native crashes are a cause of their own.
+ */
+export const RAY_DEATH_RULES: ReadonlySet<SignalRuleId> = new Set<SignalRuleId>(['ray.actor_died', 'ray.node_or_raylet_died', 'ray.worker_crash_summary']);
+const RAY_OWN_CRASH_RE = /Check failed|\*\*\* SIG[A-Z]+ received|RaySystemError|~RayLog|\bray::\w+::|Segmentation fault/;
+export const rayDeathWithoutCause = (s: Signal): boolean => RAY_DEATH_RULES.has(s.rule.id) && !RAY_OWN_CRASH_RE.test(s.text);
+
 export const EXPLAINS: Explains[] = [
+  {
+    // Ray's docs: a worker killed by the Linux OOM killer shows up as exactly such a death. With memory
+    // evidence anywhere in the bundle (an OOM-killer line, a cgroup count, the memory monitor, host memory
+    // nearly full) the OOM is the cause; without any it stays ray.crash.
+    symptom: 'ray.crash',
+    symptomIf: (signals) => signals.every(rayDeathWithoutCause),
+    causes: ['host.oom'],
+    order: 'any',
+    consequence: "The Ray worker/actor deaths are its consequence: a process killed for memory vanishes without telling Ray why (Ray reports a connection error / unexpected exit).",
+  },
   {
     symptom: 'nccl.timeout',
     causes: RANK_KILLERS,

@@ -4,7 +4,7 @@
 //  2. Without a cause, the most specific symptom wins (HTTP status over the client's KeyError…).
 //  3. A NCCL watchdog timeout that nothing explains is examined: P2P transport deadlock, desync, or plain.
 import { clockValue, commonClock, compareLogTimes } from '../logline.js';
-import { EXPLAINS, type Explains } from './relations.js';
+import { EXPLAINS, rayDeathWithoutCause, type Explains } from './relations.js';
 import { RULESET_VERSION } from './version.js';
 import type { Rule, Signal, SignalRuleId } from './rule.js';
 import { categoryOf, type FailureClass } from './taxonomy.js';
@@ -184,7 +184,8 @@ const HARNESS_TIMEOUT_RULES = new Set<SignalRuleId>(['harbor.agent_timeout', 'ha
 /** Drop signals whose meaning depends on facts only known at the end. */
 function gate(all: Signal[], ctx: EngineContext): Signal[] {
   const harnessTimeoutFiles = new Set(all.filter((s) => HARNESS_TIMEOUT_RULES.has(s.rule.id) && /Timeout/.test(s.text)).map((s) => s.file));
-  const killed = all.some((s) => s.class === 'host.killed');
+  // A kill or a Ray worker death that names no cause: memory evidence then says what it was.
+  const killed = all.some((s) => s.class === 'host.killed' || (s.class === 'ray.crash' && rayDeathWithoutCause(s)));
   return all.filter((s) => {
     // The asyncio TimeoutError inside a harness timeout's traceback is that timeout, not a request timing out.
     if (s.extracted.bareTimeout === true && harnessTimeoutFiles.has(s.file)) return false;
@@ -211,7 +212,8 @@ const KERNEL_LOG = 'kernel/dmesg.txt';
 function kernelOomOfRun(s: Signal, all: Signal[], ctx: EngineContext): Signal {
   const k = ctx.kernelOom;
   const pid = typeof s.extracted.pid === 'number' ? s.extracted.pid : undefined;
-  const killed = k?.runKilled || all.some((x) => x.rule.id === 'host.sigkill_worker' && x.file !== KERNEL_LOG);
+  // A Ray worker that died without a cause vanished the way a SIGKILLed one does.
+  const killed = k?.runKilled || all.some((x) => x.file !== KERNEL_LOG && (x.rule.id === 'host.sigkill_worker' || (x.class === 'ray.crash' && rayDeathWithoutCause(x))));
   if (killed || (pid !== undefined && k?.runPids.has(pid))) return s;
   return {
     ...s,
@@ -312,7 +314,8 @@ function explainedBy(rel: Explains, symptom: ClassBest, classes: ClassBest[]): C
     const best = rel.causeSignal ? signals.reduce((a, b) => (b.strength > a.strength ? b : a)) : c.best;
     if (best.strength < (rel.minCauseStrength ?? 0) || rel.notFromRules?.includes(best.rule.id)) continue;
     const first = firstOf(signals);
-    const inOrder = rel.order === 'not-after' ? (notAfter(first, firstSymptom) ?? true) : (notAfter(first, firstSymptom) ?? (first.file === firstSymptom.file && first.order < firstSymptom.order));
+    const inOrder =
+      rel.order === 'any' ? true : rel.order === 'not-after' ? (notAfter(first, firstSymptom) ?? true) : (notAfter(first, firstSymptom) ?? (first.file === firstSymptom.file && first.order < firstSymptom.order));
     if (inOrder) found.push({ cls: c.cls, best, signals });
   }
   return found.sort((a, b) => b.best.strength - a.best.strength || a.best.order - b.best.order)[0];
@@ -333,7 +336,13 @@ function oomRanksDetail(reports: OomRankReport[]): { text: string; support: Wher
     first.inUseMiB !== null && first.totalMiB !== null ? `with ${gib(first.inUseMiB)} of ${gib(first.totalMiB)} in use by the process` : '',
   ].filter(Boolean);
   parts.push(`${who} ran out of GPU memory${ranks.length > 1 ? '' : gpu}${sizes.length ? ` (${sizes.join(' ')})` : ''}.`);
-  const others = reports.flatMap(othersThanSelf).filter((o) => (o.usedMiB ?? 0) > 0);
+  // Once per PID (each rank's report lists the same neighbour), and never a process that is itself one
+  // of the failing ranks (another report's own PID): "other" means outside the ranks named above.
+  const failing = new Set(reports.map((r) => r.selfPid).filter((p): p is number => p !== undefined));
+  const seen = new Set<number>();
+  const others = reports
+    .flatMap(othersThanSelf)
+    .filter((o) => (o.usedMiB ?? 0) > 0 && (o.pid === undefined || (!failing.has(o.pid) && !seen.has(o.pid) && seen.add(o.pid))));
   if (others.length) {
     const used = others.reduce((a, o) => a + (o.usedMiB ?? 0), 0);
     parts.push(`${others.length} other process${others.length > 1 ? 'es' : ''} held ${gib(used)} on the same GPU${others[0]!.pid !== undefined ? ` (pid ${others[0]!.pid}${others[0]!.cmdline ? `: ${others[0]!.cmdline}` : ''})` : ''}: free the GPU or lower that process's share first.`);

@@ -93,6 +93,22 @@ describe('gpu/oom-ranks.json', () => {
     expect(both.hint).toMatch(/1 other process held 40 GiB on the same GPU \(pid 4242: python -m vllm/);
     expect(both.hint).not.toMatch(/pid 2231/);
   });
+  it('a neighbour listed in every report is counted once, and a process that is itself a failing rank is not "other"', () => {
+    const b = loaded.get('oom')!;
+    const j = JSON.parse(b.files.get('gpu/oom-ranks.json')!) as { reports: Record<string, unknown>[] };
+    const first = j.reports[0]!;
+    const vllm = { pid: 4242, usedMiB: 40960, cmdline: 'python -m vllm.entrypoints.openai.api_server' };
+    // The same rank's OOM printed twice with other numbers (a re-raise), and a second rank on the same GPU
+    // whose report lists the first rank's PID (2231): one neighbour holds memory, not two or three.
+    j.reports = [
+      { ...first, atCapture: { pid: 2231, usedMiB: 1000 }, otherProcesses: [vllm, { pid: 2232, usedMiB: 30000 }] },
+      { ...first, freeMiB: 10, atCapture: { pid: 2231, usedMiB: 1000 }, otherProcesses: [vllm] },
+      { ...first, rank: 0, atCapture: { pid: 2232, usedMiB: 30000 }, otherProcesses: [vllm, { pid: 2231, usedMiB: 1000 }] },
+    ];
+    const d = variant('oom', { 'gpu/oom-ranks.json': JSON.stringify(j) });
+    expect(d.hint).toMatch(/1 other process held 40 GiB on the same GPU \(pid 4242: python -m vllm/);
+    expect(d.hint).not.toMatch(/pid 223[12]/);
+  });
 });
 
 describe('kernel/dmesg.txt', () => {

@@ -203,3 +203,51 @@ describe('sandbox: the runtime container never started', () => {
     expect(cls('  Warning  Failed  12s  kubelet  Error: failed to start container "main": context deadline exceeded')).toBe('sandbox.failure');
   });
 });
+
+describe('a Ray worker death that names no cause: the memory evidence of the bundle decides', () => {
+  // node_manager.cc HandleClientConnectionError, as the driver prints it (verl, vLLM): Ray cannot see a
+  // SIGKILL, so it lists guesses; the guesses themselves are not evidence.
+  const EOF_DEATH =
+    'The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file. There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage. (2) ray stop --force is called. (3) The worker is crashed unexpectedly due to SIGSEGV or other unexpected errors.';
+  const KERNEL_OOM = '[ 9001.2] Memory cgroup out of memory: Killed process 4711 (ray::TaskRunner) total-vm:98119556kB, anon-rss:86538204kB, file-rss:80652kB, shmem-rss:16kB, UID:0 pgtables:170000kB oom_score_adj:0';
+  const TUNE_LOW = 'Memory usage on this node: 61.2/62.8 GiB: ***LOW MEMORY*** less than 10% of the memory on this node is available for use. This can cause unexpected crashes.';
+
+  it('alone it stays a Ray crash, and so does the K8s memory-limit hedge Ray appends in any Pod', () => {
+    expect(classifyText(`ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n${EOF_DEATH}`).class).toBe('ray.crash');
+    const k8s = '(raylet) A worker died or was killed while executing a task by an unexpected system error. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker exits unexpectedly. Worker exits with an exit code None. The worker may have exceeded K8s pod memory limits.';
+    expect(classifyText(k8s).class).toBe('ray.crash');
+  });
+  it("with the kernel's OOM kill in the bundle's dmesg it is host memory, whichever came first", () => {
+    const d = classifyFiles({ 'logs/stdout.log': EOF_DEATH, 'kernel/dmesg.txt': KERNEL_OOM });
+    expect(d.class).toBe('host.oom');
+    expect(d.evidence[0]!.rule).toBe('host.oom_killer');
+    // The vanished worker is the run's own: not "another workload on the host".
+    expect(d.hint).not.toMatch(/another workload/);
+  });
+  it('with host memory nearly full (Ray Tune status, cgroup oom_kill count) it is host memory; with memory to spare it is not', () => {
+    const d = classifyText(`${TUNE_LOW}\n${EOF_DEATH}`);
+    expect(d.class).toBe('host.oom');
+    expect(d.hint).toMatch(/Ray worker\/actor deaths are its consequence/);
+    expect(classifyText(`${EOF_DEATH}\n${TUNE_LOW}`).class).toBe('host.oom');
+    expect(classifyText(`${EOF_DEATH}\n/sys/fs/cgroup/kubepods.slice/memory.events:oom_kill 1`).class).toBe('host.oom');
+    expect(classifyText(`Memory usage on this node: 12.4/62.8 GiB\n${EOF_DEATH}`).class).toBe('ray.crash');
+    expect(classifyText(`${EOF_DEATH}\noom_kill 0`).class).toBe('ray.crash');
+  });
+  it("a CUDA fault in the worker's exit detail is the cause", () => {
+    expect(classifyText(`${TUNE_LOW}\nThe actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker exits with an exit code 1. RuntimeError: CUDA error: an illegal memory access was encountered`).class).toBe('cuda.error');
+  });
+  it("host memory nearly full does not turn Ray's own fatal check into an OOM", () => {
+    expect(classifyText(`${TUNE_LOW}\n[2024-03-01 10:00:00,123 C 4312 4312] node_manager.cc:1021: Check failed: worker Worker not found`).class).toBe('ray.crash');
+  });
+  it('memory nearly full with nothing dead is no failure', () => {
+    expect(classifyText(TUNE_LOW).class).toBe('unknown');
+  });
+});
+
+describe('docker inspect prints OOMKilled for every container', () => {
+  it('false is no memory evidence; with exit 137 it is a kill of unknown origin', () => {
+    expect(classifyText('            "OOMKilled": false,').class).toBe('unknown');
+    expect(classifyText('            "OOMKilled": false,\n            "Dead": false,\n            "Pid": 0,\n            "ExitCode": 137,').class).toBe('host.killed');
+    expect(classifyText('            "OOMKilled": true,\n            "Dead": false,\n            "Pid": 0,\n            "ExitCode": 137,').class).toBe('host.oom');
+  });
+});

@@ -118,6 +118,12 @@ export const cudaRules = defineRules([
       /reserved for KV Cache is -\d|KV cache memory:? -\d/i,
       /# (?:GPU|gpu|cuda|CUDA|npu|NPU|xpu|XPU|hpu|HPU) blocks: 0\b/,
       /Not enough memory to handle \d+ prefill tokens/,
+      // SGLang's KV slot allocators (srt/mem_cache/common.py): "Prefill out of memory. Try to lower your
+      // batch size.", "Decode out of memory. Try to lower your batch size."; the fairness-policy variant
+      // "Prefill out of memory under static fairness policy." (its "Decode out of memory happened.
+      // #retracted_reqs" is a warning it recovers from by retracting requests: not here).
+      /(?:Prefill|Decode) out of memory\. Try to lower your batch size/,
+      /Prefill out of memory (?:under static fairness policy|even after static eviction)|Prefill out of memory\. This should never happen/,
       // vLLM V1 worker start: "Free memory on device (12.1/79.2 GiB) on startup is less than desired GPU
       // memory utilization (0.9, 71.3 GiB)": another process holds the GPU.
       /Free memory on device \([\d.]+\/[\d.]+ GiB\) on startup is less than desired GPU memory utilization/,
@@ -129,7 +135,19 @@ export const cudaRules = defineRules([
   {
     id: 'cuda.oom.framework',
     class: 'cuda.oom',
-    patterns: [/Allocator \(GPU_\d+_bfc\) ran out of memory/, /OOM when allocating tensor/, /RESOURCE_EXHAUSTED: Out of memory/, /ResourceExhaustedError/],
+    // XLA's statuses: the PJRT GPU allocator "RESOURCE_EXHAUSTED: Failed to allocate request for 48.09GiB
+    // on device ordinal 0", older status text "Resource exhausted: Out of memory while trying to
+    // allocate …", and the TPU compiler "XLA:TPU compile permanent error. Ran out of memory in memory
+    // space hbm. Used 20.93G of 15.48G hbm." (accelerator memory, the same failure on a TPU).
+    patterns: [
+      /Allocator \(GPU_\d+_bfc\) ran out of memory/,
+      /OOM when allocating tensor/,
+      /RESOURCE_EXHAUSTED: Out of memory/,
+      /ResourceExhaustedError/,
+      /RESOURCE_EXHAUSTED: Failed to allocate request for/,
+      /Resource exhausted: Out of memory while trying to allocate/,
+      /Ran out of memory in memory space (?:hbm|vmem)/,
+    ],
     strength: 90,
     why: 'the TensorFlow/JAX GPU allocator ran out of device memory',
     hint: 'GPU memory ran out in TensorFlow/JAX: lower the batch size, or for JAX set XLA_PYTHON_CLIENT_MEM_FRACTION / XLA_PYTHON_CLIENT_PREALLOCATE=false when several processes share a GPU.',
@@ -139,7 +157,15 @@ export const cudaRules = defineRules([
     // of memory)") and its builder asking for more than is free.
     id: 'cuda.oom.tensorrt',
     class: 'cuda.oom',
-    patterns: [/Error Code 1: Cuda Runtime \(out of memory\)/, /Requested amount of GPU memory \(\d+ bytes\) could not be allocated/],
+    // TensorRT ≥ 8.6 allocators (virtualMemoryBuffer.cpp, executionContext.cpp, myelin): "Error Code 2:
+    // OutOfMemory (Requested size was N bytes.)"; TensorRT-LLM's check_cuda_error (common/cudaUtils.h)
+    // "[TensorRT-LLM][ERROR] CUDA runtime error in ::cudaMallocAsync(…): out of memory".
+    patterns: [
+      /Error Code 1: Cuda Runtime \(out of memory\)/,
+      /Requested amount of GPU memory \(\d+ bytes\) could not be allocated/,
+      /Error Code 2: OutOfMemory\b/,
+      /\[TensorRT-LLM\]\[ERROR\] CUDA runtime error in .{1,400}?: out of memory/,
+    ],
     strength: 90,
     why: 'TensorRT could not allocate GPU memory (engine build or execution context)',
     hint: 'TensorRT ran out of GPU memory: lower the builder workspace (memory pool limit), the max batch / optimization profile shapes, or free the GPU of other processes.',

@@ -22,11 +22,32 @@ export const hostRules = defineRules([
       /invoked oom-killer/,
       /oom-kill:/,
       /oom_reaper: reaped process/,
+      // mm/oom_kill.c before 5.x printed the victim on its own line ("Killed process 6345 (sleep)
+      // total-vm:1736kB, anon-rss:44kB, …"; RHEL 6: "Killed process 215701, UID 679, (java) total-vm:…"),
+      // and memcontrol.c named the limit hit ("Task in /docker/4b1c killed as a result of limit of
+      // /docker/4b1c", then "memory: usage 1048576kB, limit 1048576kB, failcnt 267"); out_of_memory()
+      // with nothing left to kill: "Out of memory and no killable processes...", "System is deadlocked on memory".
+      /Killed process \d+,? (?:UID \d+, )?\([^)]{1,64}\),? total-vm:\d+kB/,
+      /Task in \S{1,300} killed as a result of limit of/,
+      /\bmemory: usage \d+kB, limit \d+kB, failcnt \d+/,
+      /Out of memory and no killable processes|System is deadlocked on memory|Out of memory: (?:compulsory|system-wide) panic_on_oom is enabled/,
+      // cgroup v2 memory.events / v1 memory.oom_control counters (Documentation/admin-guide/cgroup-v2.rst:
+      // "oom_kill: The number of processes belonging to this cgroup killed by any kind of OOM killer"),
+      // as `cat` or `grep -H` prints them; a zero count says nothing.
+      /(?:^\s*|memory\.(?:events(?:\.local)?|oom_control):)oom(?:_group)?_kill [1-9]\d*\s*$/,
       /\bOOMKilled\b/,
+      // Docker's own words for it: `docker inspect` State "OOMKilled": true, `docker events` "container oom <id>";
+      // containerd's CRI plugin logging the kernel's OOM event ("TaskOOM event container_id:…").
+      /\bcontainer oom [0-9a-f]{12,64}\b/,
+      /\bTaskOOM event\b/,
       /Created an OOM event|System OOM encountered/,
       /Detected \d+ oom_kill events?|have been OOM Killed/,
-      // The userspace OOM killer of systemd hosts: "systemd-oomd[612]: Killed /user.slice/… due to memory pressure …".
-      /systemd-oomd\[\d+\]: Killed \S{1,300} due to memory (?:pressure|used)/,
+      // The userspace OOM killer of systemd hosts (src/oom/oomd-manager.c): "systemd-oomd[612]: Killed
+      // /user.slice/… due to memory pressure for … being 81.20% > 50.00% for > 20s with reclaim activity",
+      // "Killed … due to swap used (…) / total (…) being more than 90.00%"; the unit's own line
+      // (src/core/unit.c): "session-4.scope: systemd-oomd killed 12 process(es) in this unit."
+      /Killed \/\S{1,300} due to (?:memory pressure for|memory used|swap used) /,
+      /systemd-oomd killed \d+ process\(es\) in this unit/,
       // Batch schedulers enforcing a memory limit: PBS/Torque "PBS: job killed: mem 70gb exceeded limit
       // 64gb", LSF's TERM_MEMLIMIT exit reason, Slurm's cgroup plugin "Exceeded job memory limit".
       /PBS: job killed: [pv]?mem \S{1,40} exceeded limit/,
@@ -36,6 +57,8 @@ export const hostRules = defineRules([
       // OOM killer.", "trainer.service: Failed with result 'oom-kill'."
       /A process of this unit has been killed by the OOM killer|Failed with result 'oom-kill'/,
     ],
+    // `docker inspect` prints the flag for every container: false is evidence that it was not the OOM killer.
+    unless: [/"?OOMKilled"?\s*[:=]\s*"?false/i],
     strength: 92,
     extract: oomKillExtract,
     why: 'the kernel (or the kubelet for a container) killed a process for exceeding host memory',
@@ -54,6 +77,8 @@ export const hostRules = defineRules([
       /RayOutOfMemoryError: More than \d+% of the memory on node \S+ is used/,
       // The object store (plasma, host shared memory) full with spilling unable to keep up.
       /\bObjectStoreFullError\b/,
+      // python/ray/exceptions.py OutOfMemoryError, whatever its message ("1 worker(s) were killed …").
+      /\bray\.exceptions\.OutOfMemoryError\b/,
     ],
     strength: 92,
     why: "Ray's memory monitor killed a worker because the node's host memory crossed its threshold",
@@ -74,7 +99,10 @@ export const hostRules = defineRules([
   {
     id: 'host.evicted_memory',
     class: 'host.oom',
-    patterns: [/low on resource: memory/, /had untolerated taint \{?node\.kubernetes\.io\/memory-pressure/],
+    // kubelet eviction manager (pkg/kubelet/eviction/helpers.go): nodeLowMessageFmt "The node was low on
+    // resource: memory. ", and nodeConditionMessageFmt "The node had condition: [MemoryPressure]. " when it
+    // refuses to admit a Pod while the node is under memory pressure.
+    patterns: [/low on resource: memory/, /had untolerated taint \{?node\.kubernetes\.io\/memory-pressure/, /The node had condition: \[[^\]]{0,80}MemoryPressure/],
     strength: 88,
     why: 'the kubelet evicted the Pod because the node ran low on memory',
     hint: 'The node ran out of memory and evicted the Pod: set memory requests equal to the real usage so the scheduler does not overcommit the node.',
@@ -100,7 +128,8 @@ export const hostRules = defineRules([
       // torch.multiprocessing.spawn: "ProcessExitedException: process 1 terminated with signal SIGKILL".
       /exited with (?:signal )?SIGKILL|killed by SIGKILL|terminated with signal SIGKILL/,
       /exitcode\s*:\s*-9\b/,
-      /(?:exit(?:ed with)? (?:code|status)|Exit Code:?|exitCode"?:)\s*137\b/,
+      // Docker's `docker inspect` State prints it as "ExitCode": 137.
+      /(?:exit(?:ed with)? (?:code|status)|Exit Code:?|[Ee]xitCode"?:)\s*137\b/,
       /^(?:.{0,200}\s)?\d+\s+Killed\s+\S|^\s*Killed\s*$/,
       // DeepSpeed's launcher (launcher/launch.py sigkill_handler) killing the other ranks after one died
       // and then exiting: the run was taken down, the reason is elsewhere.
@@ -154,14 +183,26 @@ export const hostRules = defineRules([
     hint: 'The launcher was sent a termination signal from outside (SIGTERM/SIGHUP): look at what stops jobs on this host (the scheduler, an orchestrator tearing the job down after another component failed, a closed terminal).',
   },
   {
-    // Host memory close to full just before a kill: DeepSpeed's see_memory_usage line
-    // ("CPU Virtual Memory:  used = 26.4 GB, percent = 84.6%", psutil.virtual_memory()).
-    // Only memory evidence for a kill, never a failure on its own (strength below every failure).
+    // Host memory close to full just before a kill or a worker's death without a cause: DeepSpeed's
+    // see_memory_usage line ("CPU Virtual Memory:  used = 26.4 GB, percent = 84.6%", psutil), Ray Tune's
+    // status ("Memory usage on this node: 15.5/15.8 GiB: ***LOW MEMORY*** less than 10% of the memory on
+    // this node is available for use."), the kubelet's node event NodeHasInsufficientMemory.
+    // Only memory evidence for a kill or a death, never a failure on its own (strength below every failure;
+    // resolve.ts keeps it only beside one).
     id: 'host.memory_pressure',
     class: 'host.oom',
-    patterns: [/CPU Virtual Memory:\s+used = [\d.]+ GB, percent = (\d{1,3}(?:\.\d+)?)%/],
+    patterns: [
+      /CPU Virtual Memory:\s+used = [\d.]+ GB, percent = (\d{1,3}(?:\.\d+)?)%/,
+      /Memory usage on this node: ([\d.]+)\/([\d.]+) Gi?B/,
+      /\*\*\*LOW MEMORY\*\*\* less than \d+% of the memory on this node is available/,
+      /\bNodeHasInsufficientMemory\b/,
+    ],
     strength: 5,
-    extract: (_l, m) => (Number(m[1]) >= HIGH_MEMORY_PERCENT ? { memoryPercent: Number(m[1]) } : { classOverride: null }),
+    extract: (line, m) => {
+      if (/LOW MEMORY|NodeHasInsufficientMemory/.test(line)) return { memoryPercent: 90 };
+      const percent = m[2] !== undefined ? (100 * Number(m[1])) / Number(m[2]) : Number(m[1]);
+      return Number.isFinite(percent) && percent >= HIGH_MEMORY_PERCENT ? { memoryPercent: Math.round(percent) } : { classOverride: null };
+    },
     why: 'host memory was nearly full',
     hint: OOM_HINT,
   },

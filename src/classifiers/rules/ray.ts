@@ -38,7 +38,9 @@ export const rayRules = defineRules([
       /\b(?:ObjectLostError|OwnerDiedError|NodeDiedError|WorkerCrashedError|\w*RayletDiedError)\b/,
     ],
     // The raylet's worker-death summary line says "Workers crashed due to other reasons": counted below.
-    unless: [/Workers? \(tasks \/ actors\) killed due to memory pressure/],
+    // "(raylet) A worker died or was killed while executing a task" is the raylet reporting a worker's
+    // death (ray.actor_died), not its own.
+    unless: [/Workers? \(tasks \/ actors\) killed due to memory pressure/, /A worker died or was killed while executing/],
     strength: 50,
     why: 'a Ray raylet, node or object owner died',
     hint: 'A Ray node or raylet died: read raylet.out and gcs_server.out on that node (ray logs) for the reason; preemption and host OOM are the usual causes.',
@@ -60,7 +62,12 @@ export const rayRules = defineRules([
       /The actor died unexpectedly|The actor is dead because|The actor died because (?!of an error raised in its creation task)/,
       /Worker exit type: SYSTEM_ERROR|exit_type = SYSTEM_ERROR/,
       /A worker died or was killed while executing/,
+      // node_manager.cc HandleClientConnectionError: the worker's socket closed without an exit report
+      // ("… connection error code 2. End of file. There are some potential root causes. (1) … SIGKILL by
+      // OOM killer …"): the process vanished. Ray's docs list it, and "The leased worker has unrecoverable
+      // failure", as what a Linux OOM kill looks like from Ray's side; on its own it names no cause.
       /Worker unexpectedly exits with a connection error/,
+      /The leased worker has unrecoverable failure/,
       /Reporting worker exit/,
       // A Ray worker's own native crash, as Ray prefixes worker output: "(WorkerDict pid=123) *** SIGSEGV received…".
       /^\((?:\w+ )?pid=\d+[^)]{0,80}\).{0,120}(?:SIGSEGV|Segmentation fault)/,
@@ -70,6 +77,29 @@ export const rayRules = defineRules([
     strength: 30,
     why: 'a Ray actor or worker process died',
     hint: "A Ray actor/worker died. Its own log (worker-*.err, `ray logs`) holds the reason: look for a segfault, CUDA error or OOM there; RayActorError itself only says the actor is gone.",
+  },
+  {
+    // gcs_actor_manager.cc GenNodeDiedCause: "The actor died because its node has died. Node Id: …\n\tthe
+    // actor's node was preempted: <drain reason>" (AUTOSCALER_DRAIN_PREEMPTED) or "… was terminated
+    // expectedly: received SIGTERM" (EXPECTED_TERMINATION): the node was taken away from outside. "…
+    // terminated unexpectedly: health check failed …" stays a node death (ray.actor_died).
+    id: 'ray.node_terminated',
+    class: 'host.killed',
+    patterns: [/the actor's node was preempted: /, /the actor's node was terminated expectedly: /],
+    strength: 45,
+    why: "the Ray node the actor ran on was preempted or terminated from outside",
+    hint: 'The Ray node was preempted or shut down from outside (spot/preemptible capacity reclaimed, the autoscaler draining it, a SIGTERM to the raylet); nothing failed inside the actor. Use non-preemptible nodes for actors that cannot restart, or set max_restarts / checkpoint so the job survives a node loss.',
+  },
+  {
+    // file_system_monitor.cc: "<session dir> is over 95% full, available space: …; capacity: …. Object
+    // creation will fail if spilling is required." Ray logs it every 10 s while the disk of its session
+    // directory stays full; many runs fail for another reason with it in the log, so it is weak.
+    id: 'ray.spill_disk_full',
+    class: 'disk.full',
+    patterns: [/is over [\d.]+% full, available space: .{1,60}Object creation will fail if spilling is required/, /has no capacity, object creation will fail if spilling is required/],
+    strength: 25,
+    why: "the disk of Ray's session directory (object spilling) was over its capacity threshold",
+    hint: "The disk under Ray's temp/session directory (/tmp/ray by default) is nearly full, so objects can no longer be spilled: free it, or point Ray at a larger disk (ray start --temp-dir, or object_spilling_config); RAY_local_fs_capacity_threshold sets the threshold.",
   },
   {
     id: 'ray.creation_task_error',
