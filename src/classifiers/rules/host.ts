@@ -31,6 +31,10 @@ export const hostRules = defineRules([
       /Task in \S{1,300} killed as a result of limit of/,
       /\bmemory: usage \d+kB, limit \d+kB, failcnt \d+/,
       /Out of memory and no killable processes|System is deadlocked on memory|Out of memory: (?:compulsory|system-wide) panic_on_oom is enabled/,
+      // The OOM report's own pieces when a paste starts mid-dump: the call trace through the OOM killer
+      // ("oom_kill_process.cold+0xb/0x10", "out_of_memory+0x1ab/0x4a0") and memcontrol.c's "Memory cgroup stats for".
+      /\b(?:oom_kill_process|out_of_memory|mem_cgroup_out_of_memory)(?:\.cold)?\+0x[0-9a-f]+\/0x[0-9a-f]+/,
+      /Memory cgroup stats for \//,
       // cgroup v2 memory.events / v1 memory.oom_control counters (Documentation/admin-guide/cgroup-v2.rst:
       // "oom_kill: The number of processes belonging to this cgroup killed by any kind of OOM killer"),
       // as `cat` or `grep -H` prints them; a zero count says nothing.
@@ -41,7 +45,17 @@ export const hostRules = defineRules([
       /\bcontainer oom [0-9a-f]{12,64}\b/,
       /\bTaskOOM event\b/,
       /Created an OOM event|System OOM encountered/,
-      /Detected \d+ oom_kill events?|have been OOM Killed/,
+      // Slurm's cgroup plugins: "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=4242.batch. Some
+      // of your processes may have been killed by the cgroup out-of-memory handler." (older: "oom_kill
+      // event", "have been OOM Killed"), and srun's per-task summary "srun: error: node7: task 13: Out Of Memory".
+      /Detected \d+ oom[-_]kill events?(?:\(s\))?|have been OOM Killed|killed by the cgroup out-of-memory handler/,
+      /srun: error: \S{1,200}: tasks? [\d,-]{1,200}: Out Of Memory/,
+      // Slurm's job state as seff/sacct print it ("State: OUT_OF_MEMORY (exit code 0)"; sacct cuts it to OUT_OF_ME+).
+      /\bState: OUT_OF_MEMORY\b|\bOUT_OF_ME(?:MORY|\+)\s+\d+:\d+\b/,
+      // Hosted runtimes saying so: AWS ECS/Batch stoppedReason "OutOfMemoryError: Container killed due to
+      // memory usage", Google Colab "Your session crashed after using all available RAM."
+      /OutOfMemoryError: [Cc]ontainer killed due to memory usage/,
+      /Your session crashed after using all available RAM/,
       // The userspace OOM killer of systemd hosts (src/oom/oomd-manager.c): "systemd-oomd[612]: Killed
       // /user.slice/… due to memory pressure for … being 81.20% > 50.00% for > 20s with reclaim activity",
       // "Killed … due to swap used (…) / total (…) being more than 90.00%"; the unit's own line
@@ -110,7 +124,16 @@ export const hostRules = defineRules([
   {
     id: 'host.alloc_failure',
     class: 'host.oom',
-    patterns: [/(?:^|[\s:.])_?(?:Array)?MemoryError\b(?!\()/, /std::bad_alloc/, /[Cc]annot allocate memory/, /Unable to allocate [\d.]+ [KMGTP]i?B for an array/],
+    patterns: [
+      /(?:^|[\s:.])_?(?:Array)?MemoryError\b(?!\()/,
+      /std::bad_alloc/,
+      /[Cc]annot allocate memory/,
+      /Unable to allocate [\d.]+ [KMGTP]i?B for an array/,
+      // c10/core/impl/alloc_cpu.cpp on Windows/macOS ("DefaultCPUAllocator: not enough memory: you tried to
+      // allocate 1073741824 bytes."); the JVM's heap (PySpark, Ray's Java workers): java.lang.OutOfMemoryError.
+      /DefaultCPUAllocator: (?:can't allocate memory|not enough memory)/,
+      /java\.lang\.OutOfMemoryError: (?:Java heap space|GC overhead limit exceeded|Direct buffer memory|Metaspace|Requested array size exceeds VM limit)/,
+    ],
     unless: [/\bexcept\b/],
     strength: 60,
     why: 'a host allocation failed (Python MemoryError, std::bad_alloc, ENOMEM)',
@@ -134,6 +157,9 @@ export const hostRules = defineRules([
       // DeepSpeed's launcher (launcher/launch.py sigkill_handler) killing the other ranks after one died
       // and then exiting: the run was taken down, the reason is elsewhere.
       /\[launch\.py:\d+:sigkill_handler\] Killing subprocess \d+/,
+      /\bexits with return code = -9\b/,
+      // CPython's CalledProcessError for a child killed by a signal: "Command '[…]' died with <Signals.SIGKILL: 9>."
+      /died with <Signals\.SIGKILL: 9>/,
       // systemd: "trainer.service: Main process exited, code=killed, status=9/KILL".
       /Main process exited, code=killed, status=9\/KILL/,
     ],
