@@ -28,7 +28,54 @@ export interface RedactedBundle {
  * it held nothing to redact.
  */
 export async function redactExtractedBundle(ex: ExtractedBundle): Promise<RedactedBundle | null> {
-  const redactor = createRedactor({}, harvestLiterals(ex));
+  if (ex.contents) {
+    // One pass with the generic rules first. The redactor harvests a value only where one of its
+    // rules redacts (every harvested value is a counted replacement), so a part with no hit adds
+    // no literal: a bundle that is clean under the generic rules is clean under the full redactor
+    // too, and its verified bytes are stored as they came, never redacted twice nor re-packed.
+    const first = firstPass(ex);
+    if (first === null) return null;
+    // Something matched: literals come from the parts that had a hit (and from the head and tail
+    // windows of files too long to harvest whole, as on disk), then every file is redacted again
+    // with them unless there were none (the pass already made is then the final one).
+    const literals = harvestLiterals(ex, (path) => first.hit.has(path));
+    return literals.length ? redactWith(ex, createRedactor({}, literals)) : redactWith(ex, first.base, first.done);
+  }
+  return redactWith(ex, createRedactor({}, harvestLiterals(ex, () => true)));
+}
+
+type FileResult = { count: number; bytes: number; sha256: string; data?: Buffer };
+
+/**
+ * The generic rules over an in-memory bundle: null when nothing in it (files, entry names,
+ * manifest) matches them; else which parts matched and each file's result.
+ */
+function firstPass(ex: ExtractedBundle): { base: Redactor; hit: Set<string>; done: Map<string, FileResult> } | null {
+  const base = createRedactor({});
+  const hit = new Set<string>();
+  const done = new Map<string, FileResult>();
+  // The manifest is harvested as its JSON text (as harvestLiterals does) and redacted as values.
+  if (base.bytes(Buffer.from(JSON.stringify(ex.manifest))).count > 0) hit.add('manifest.json');
+  const { schema: _s, bundleId: _b, files: _f, redactions: _r, command, ...rest } = ex.manifest;
+  const n = { n: 0 };
+  redactValue(rest, base, n);
+  if (n.n + base.argv(command).count > 0) hit.add('manifest.json');
+  let big = false;
+  for (const f of ex.files) {
+    if (f.path === 'manifest.json') continue;
+    const mem = ex.contents!.get(f.path)!;
+    const r = base.bytes(mem);
+    done.set(f.path, r.count ? { count: r.count, bytes: r.data.length, sha256: sha256(r.data), data: r.data } : { count: 0, bytes: f.bytes, sha256: f.sha256 });
+    if (r.count || base.text(f.path).count) hit.add(f.path);
+    if (mem.length > 2 * HARVEST_BYTES) big = true;
+  }
+  // A file too long to harvest whole is harvested by windows, whose cut edges may read differently
+  // from the whole file: such a bundle takes the full path.
+  return hit.size || big ? { base, hit, done } : null;
+}
+
+/** Every file, entry name and the manifest through `redactor`; `done` holds results already made with it. */
+async function redactWith(ex: ExtractedBundle, redactor: Redactor, done?: Map<string, FileResult>): Promise<RedactedBundle | null> {
   let count = 0;
   const files: RedactedBundle['files'] = [];
   const renamed = new Map<string, string>();
@@ -37,7 +84,8 @@ export async function redactExtractedBundle(ex: ExtractedBundle): Promise<Redact
     if (f.path === 'manifest.json') continue;
     const mem = ex.contents?.get(f.path);
     const abs = ex.dir === null ? '' : join(ex.dir, f.path);
-    const r = mem ? redactBufferInPlace(ex.contents!, f.path, mem, redactor) : redactFileInPlace(abs, redactor);
+    const r = done?.get(f.path) ?? (mem ? redactBuffer(mem, f, redactor) : redactFileInPlace(abs, redactor));
+    if (mem && r.data) ex.contents!.set(f.path, r.data);
     count += r.count;
     let path = f.path;
     const name = redactor.text(f.path);
@@ -107,13 +155,15 @@ export async function packExtracted(dir: string, r: RedactedBundle, outPath: str
 // Read from each file's first and last HARVEST_BYTES, where env dumps and configs sit.
 const HARVEST_BYTES = 8 * 1024 * 1024;
 
-function harvestLiterals(ex: ExtractedBundle): string[] {
+function harvestLiterals(ex: ExtractedBundle, wanted: (path: string) => boolean): string[] {
   const base = createRedactor({});
-  const found = new Set<string>(base.harvest(Buffer.from(JSON.stringify(ex.manifest))));
+  const found = new Set<string>(wanted('manifest.json') ? base.harvest(Buffer.from(JSON.stringify(ex.manifest))) : []);
   for (const f of ex.files) {
     if (f.path === 'manifest.json') continue;
     const mem = ex.contents?.get(f.path);
     if (mem) {
+      // A file with no hit of the generic rules holds nothing to harvest (unless only windows of it are read).
+      if (!wanted(f.path) && mem.length <= 2 * HARVEST_BYTES) continue;
       const spans = mem.length <= 2 * HARVEST_BYTES ? [mem] : [mem.subarray(0, HARVEST_BYTES), mem.subarray(mem.length - HARVEST_BYTES)];
       for (const b of spans) for (const v of base.harvest(b)) found.add(v);
       continue;
@@ -133,15 +183,18 @@ function harvestLiterals(ex: ExtractedBundle): string[] {
   return [...found];
 }
 
-/** An in-memory file through the redactor, whole (it is already held). */
-function redactBufferInPlace(contents: Map<string, Buffer>, path: string, data: Buffer, redactor: Redactor): { count: number; bytes: number; sha256: string } {
+/** An in-memory file through the redactor, whole (it is already held); unchanged bytes keep their verified digest. */
+function redactBuffer(data: Buffer, f: { bytes: number; sha256: string }, redactor: Redactor): FileResult {
   const r = redactor.bytes(data);
-  if (r.count) contents.set(path, r.data);
-  return { count: r.count, bytes: r.data.length, sha256: createHash('sha256').update(r.data).digest('hex') };
+  return r.count ? { count: r.count, bytes: r.data.length, sha256: sha256(r.data), data: r.data } : { count: 0, bytes: f.bytes, sha256: f.sha256 };
+}
+
+function sha256(b: Buffer): string {
+  return createHash('sha256').update(b).digest('hex');
 }
 
 /** Streams one file through the redactor in bounded chunks, split at line ends. */
-function redactFileInPlace(abs: string, redactor: Redactor): { count: number; bytes: number; sha256: string } {
+function redactFileInPlace(abs: string, redactor: Redactor): FileResult {
   const tmp = `${abs}.redact.tmp`;
   const inFd = openSync(abs, 'r');
   const outFd = openSync(tmp, 'wx', 0o600);

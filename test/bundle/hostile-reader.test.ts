@@ -27,7 +27,28 @@ describe('hostile bundles are refused by the reader', () => {
       // a `../../x` member never reached the file system, inside or outside the folder
       expect(readdirSync(dir)).toEqual(['b.tar.gz']);
     });
+    it(`${h.name}, given as bytes (the archive's in-memory path): ${h.code}`, async () => {
+      const err = await extractBundle(h.bytes, null).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(BundleError);
+      expect((err as BundleError).code, (err as Error).message).toBe(h.code);
+    });
   }
+
+  it('a bomb given as bytes whose gzip trailer claims a small size is still stopped at the unpacked-byte limit', async () => {
+    const log = { path: 'logs/big.log', data: Buffer.alloc(48 * 1024 ** 2, 0x61) };
+    const tgz = gzipSync(tarBlocks([{ path: 'manifest.json', data: manifestFor([log]) }, log]), { level: 9 });
+    tgz.writeUInt32LE(4096, tgz.length - 4); // the sender's word for the size
+    for (const maxUnpackedBytes of [8 * 1024 ** 2, 40 * 1024 ** 2]) {
+      const err = await extractBundle(tgz, null, { maxUnpackedBytes }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect((err as BundleError).code, String(err)).toBe('too_large');
+    }
+  });
 });
 
 describe('reading one entry of a stored bundle', () => {
