@@ -87,6 +87,10 @@ export const cudaRules = defineRules([
       /cuda runtime error \(2\) : out of memory|error=2 : out of memory/,
       // ggml/llama.cpp and other C++ servers: "allocating 4096.00 MiB on device 0: cudaMalloc failed: out of memory".
       /cuda(?:Malloc\w*|MemAlloc\w*) failed: out of memory/,
+      // ggml's allocators naming the backend buffer that did not fit ("alloc_tensor_range: failed to
+      // allocate CUDA0 buffer of size 5064192000", "ggml_gallocr_reserve_n: …", llama.cpp's "unable to
+      // allocate CUDA0 buffer"); ROCm builds name it ROCm0.
+      /failed to allocate (?:CUDA|ROCm)\d+ buffer of size \d+|unable to allocate (?:CUDA|ROCm)\d+ buffer/,
       // vLLM's cuMem allocator (csrc/cumem_allocator.cpp CUDA_CHECK: "CUDA Error: %s at %s:%d" with
       // cuGetErrorString), e.g. while waking a sleeping engine back up.
       /CUDA Error: out of memory at /i,

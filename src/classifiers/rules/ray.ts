@@ -36,6 +36,9 @@ export const rayRules = defineRules([
       /node .{0,80}has been marked dead/i,
       /\bRaySystemError\b/,
       /\b(?:ObjectLostError|OwnerDiedError|NodeDiedError|WorkerCrashedError|\w*RayletDiedError)\b/,
+      // ObjectLostError's subclasses and siblings (python/ray/exceptions.py): the object's copies or its
+      // lineage are gone, or no node holding it answered.
+      /\b(?:ObjectReconstructionFailed\w{0,40}Error|ObjectFetchTimedOutError|ReferenceCountingAssertionError)\b/,
     ],
     // The raylet's worker-death summary line says "Workers crashed due to other reasons": counted below.
     // "(raylet) A worker died or was killed while executing a task" is the raylet reporting a worker's
@@ -100,6 +103,18 @@ export const rayRules = defineRules([
     strength: 25,
     why: "the disk of Ray's session directory (object spilling) was over its capacity threshold",
     hint: "The disk under Ray's temp/session directory (/tmp/ray by default) is nearly full, so objects can no longer be spilled: free it, or point Ray at a larger disk (ray start --temp-dir, or object_spilling_config); RAY_local_fs_capacity_threshold sets the threshold.",
+  },
+  {
+    // python/ray/exceptions.py RuntimeEnvSetupError ("Failed to setup runtime environment." then the
+    // agent's reason): the job's runtime_env (pip/conda packages, working_dir, container image) could not
+    // be built. The reason printed with it (a pip resolution error, a network failure) decides when a rule
+    // knows it; otherwise it is the job's configuration.
+    id: 'ray.runtime_env_setup',
+    class: 'config.error',
+    patterns: [/\bRuntimeEnvSetupError\b/, /Failed to set ?up runtime environment/],
+    strength: 45,
+    why: "Ray could not set up the job's runtime environment",
+    hint: "Ray could not build the runtime_env (pip/conda packages, working_dir, py_modules): read the lines after the error (and `ray logs runtime_env_setup-*.log` / dashboard_agent.log) for the failing package or path; pin installable versions or pre-install them in the image.",
   },
   {
     id: 'ray.creation_task_error',
