@@ -6,6 +6,7 @@
 import { parseLogTime, parseRank, visibleText, type LogTime } from '../logline.js';
 import { FLAG_NEWLINE, keysIn } from './ac.js';
 import { buildPrefilter, CandidateScratch } from './prefilter.js';
+import { PROGRESS_KEYS, ProgressTracker } from './progress.js';
 import { resolveDiagnosis, type EngineContext } from './resolve.js';
 import type { Extracted, Rule, Section, Signal } from './rule.js';
 import { FACT_RULES, type FactRule } from './rules/facts.js';
@@ -63,6 +64,7 @@ const CX = {
   rootCause: 1 << 11,
   localRank: 1 << 12,
   header: 1 << 13,
+  progress: 1 << 14,
 } as const;
 
 /** Lines the context trackers read, by the literal each check starts from. */
@@ -84,6 +86,8 @@ const CONTEXT_KEYS: { key: string; bit: number }[] = [
   { key: 'Root Cause (first observed failure)', bit: CX.rootCause },
   { key: 'local_rank:', bit: CX.localRank },
   { key: '==> ', bit: CX.header },
+  // Agent step loops and test sessions (progress.ts): keys derived from their vocabularies' patterns.
+  ...PROGRESS_KEYS.map((key) => ({ key, bit: CX.progress })),
 ];
 const NCCL_HOST_RE = /^\s*(?:\([^)]{0,80}\)\s*)?([\w.-]{1,80}):\d+:\d+ \[\d+\] NCCL INFO/d;
 
@@ -129,6 +133,8 @@ interface FileState {
   lastNcclInfo?: { line: number; bytes: Buffer | null; pending?: { buf: Buffer; start: number; end: number } };
   /** Bytes a line starts with when its NCCL INFO prefix names a host already counted (`vm:`). */
   ncclHostPrefix?: Buffer;
+  /** Agent step loops and test sessions per section (progress.ts). */
+  progress: ProgressTracker;
 }
 
 export interface LogClassifier {
@@ -244,6 +250,14 @@ export class Engine implements LogClassifier {
       const last = fs.lastNcclInfo;
       if (last && fs.lineNo - last.line <= NCCL_STALL_TAIL_LINES) this.ctx.ncclStall ??= { file, line: last.line, text: visibleText((last.bytes ?? Buffer.alloc(0)).toString('utf8')).trim().slice(0, 500) };
     }
+    // Where each section's agent loop and test session stopped: typed signals, after every line was seen.
+    for (const fs of this.files.values()) {
+      let progress: StructuredSignal[] = [];
+      contained(() => {
+        progress = fs.progress.finish(fs.lineNo);
+      });
+      for (const s of progress) this.addSignal(s);
+    }
     if (structured) {
       let signals: StructuredSignal[] = [];
       contained(() => {
@@ -263,7 +277,8 @@ export class Engine implements LogClassifier {
   private state(file: string): FileState {
     let fs = this.files.get(file);
     if (!fs) {
-      fs = { carry: null, state: 0, hitEnds: [], hitKeys: new Set(), lineNo: 0, section: sectionOfPath(file), inRootCause: false };
+      const section = sectionOfPath(file);
+      fs = { carry: null, state: 0, hitEnds: [], hitKeys: new Set(), lineNo: 0, section, inRootCause: false, progress: new ProgressTracker(file, section) };
       this.files.set(file, fs);
     }
     return fs;
@@ -364,8 +379,10 @@ export class Engine implements LogClassifier {
     if (fs && line.startsWith('==> ')) {
       const h = HEADER_RE.exec(line);
       if (h) {
-        fs.section = sectionOfPath(h[1]!.trim());
+        const path = h[1]!.trim();
+        fs.section = sectionOfPath(path);
         fs.inRootCause = false;
+        fs.progress.section(path, fs.section, lineNumber);
         return;
       }
     }
@@ -440,7 +457,7 @@ export class Engine implements LogClassifier {
     }
     if (mask & CX.p2pTransport && ctx.p2pTransport) rest &= ~CX.p2pTransport;
     if (mask & CX.netTransport) (ctx.netTransport = true), (rest &= ~CX.netTransport);
-    if (mask & CX.traceback) (ctx.tracebackSeen = true), (rest &= ~CX.traceback);
+    if (mask & CX.traceback) (ctx.tracebackSeen = true), fs.progress.traceback(lineNumber), (rest &= ~CX.traceback);
     if (mask & CX.ncclTestsResults) (ctx.ncclTests.results = true), (rest &= ~CX.ncclTestsResults);
     if (mask & CX.agentFinished) (ctx.agentFinished = true), (rest &= ~CX.agentFinished);
     if (mask & CX.ncclTestsHeader && ctx.ncclTests.header) rest &= ~CX.ncclTestsHeader;
@@ -465,7 +482,10 @@ export class Engine implements LogClassifier {
       if (fs && !fs.lastNcclInfo?.pending) fs.lastNcclInfo = { line: lineNumber, bytes: Buffer.from(line, 'utf8') };
     }
     if (mask & CX.netTransport) ctx.netTransport = true;
-    if (mask & CX.traceback) ctx.tracebackSeen = true;
+    if (mask & CX.traceback) {
+      ctx.tracebackSeen = true;
+      fs?.progress.traceback(lineNumber);
+    }
     if (mask & CX.enqueued) {
       const m = LAST_ENQUEUED_RE.exec(line);
       const rank = parseRank(line);
@@ -485,6 +505,7 @@ export class Engine implements LogClassifier {
       if (t && t[1] !== 'null') ctx.maxInputTokens = Math.max(ctx.maxInputTokens ?? 0, Number(t[1]));
     }
     if (mask & CX.agentFinished) ctx.agentFinished = true;
+    if (mask & CX.progress && fs) fs.progress.line(line, lineNumber);
     if (fs) {
       if (mask & CX.rootCause) fs.inRootCause = true;
       else if (mask & CX.localRank && fs.inRootCause) {

@@ -186,7 +186,14 @@ function gate(all: Signal[], ctx: EngineContext): Signal[] {
   const harnessTimeoutFiles = new Set(all.filter((s) => HARNESS_TIMEOUT_RULES.has(s.rule.id) && /Timeout/.test(s.text)).map((s) => s.file));
   // A kill or a Ray worker death that names no cause: memory evidence then says what it was.
   const killed = all.some((s) => s.class === 'host.killed' || (s.class === 'ray.crash' && rayDeathWithoutCause(s)));
+  const rewarded = all.some((s) => s.extracted.reward !== undefined || s.extracted.resolved !== undefined);
+  const harnessSawNoFailure = all.some((s) => s.extracted.harnessNoFailure === true);
   return all.filter((s) => {
+    // A test session without its summary means no reward only where the bundle holds none and the harness
+    // did not record the trial as finished (Terminal-Bench failure_mode unset: its parser read the tests).
+    if (s.rule.id === 'verifier.no_test_summary') return !rewarded && !harnessSawNoFailure;
+    // An agent log that stops mid-step is a timeout only where the harness did not record the trial as finished.
+    if (s.rule.id === 'agent.loop_cut') return !harnessSawNoFailure;
     // The asyncio TimeoutError inside a harness timeout's traceback is that timeout, not a request timing out.
     if (s.extracted.bareTimeout === true && harnessTimeoutFiles.has(s.file)) return false;
     // "command not found" only means the agent was never installed when the agent never talked to a model.

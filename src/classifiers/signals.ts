@@ -53,6 +53,16 @@ export type StructuredSignal =
   | (SignalBase & { kind: 'worker-exit'; errorCode: number })
   /** harbor/result.json or verifier/reward.*: the best reward the verifier gave. */
   | (SignalBase & { kind: 'reward'; value: number })
+  /**
+   * An agent's step loop in one log section (the engine's progress tracker, progress.ts): how many steps,
+   * whether its own end followed the last one, a traceback after it, and how many lines came after it.
+   */
+  | (SignalBase & { kind: 'agent-loop'; agent: string; path: string; steps: number; ended: boolean; crashedAfter: boolean; linesAfter: number; text: string })
+  /**
+   * A test session in one log section (progress.ts): whether it printed its summary. `runner: null` is a
+   * verifier's output that shows no session and no result at all.
+   */
+  | (SignalBase & { kind: 'test-run'; runner: string | null; path: string; section: 'log' | 'verifier'; started: boolean; summary: boolean; lines: number; text: string })
   /** Context for resolution only; never a signal of its own. */
   | (SignalBase & { kind: 'env'; name: string; value: string })
   | (SignalBase & { kind: 'agent-tokens'; inputTokens: number })

@@ -5,10 +5,75 @@
 // and Node's ESM loader (internal/modules/esm/translators).
 import { defineRules } from '../rule.js';
 
+/**
+ * How an agent CLI's own log shows its step loop: a line it prints for every step (an action served, an
+ * observation returned, a tool call streamed) and a line it prints only when the loop ends on its own (a
+ * terminal state, a result event, its trajectory saved). A log whose steps stop with no end after them was
+ * cut from outside: the harness's time limit (Harbor's asyncio.wait_for in trial.py `_run_agent_phase`
+ * cancels the agent; Terminal-Bench kills its session), unless the bundle says otherwise.
+ */
+export interface AgentLoopVocabulary {
+  agent: string;
+  /** Where the wording was read. */
+  source: string;
+  step: readonly RegExp[];
+  end: readonly RegExp[];
+}
+
+export const AGENT_LOOPS: readonly AgentLoopVocabulary[] = [
+  {
+    agent: 'openhands',
+    // openhands/controller/agent_controller.py (`Setting agent(…) state from … to …`, `Pending action active
+    // for …`), core/main.py (end_states FINISHED, REJECTED, ERROR, PAUSED, STOPPED), runtime/impl/local/
+    // local_runtime.py forwarding the action server's uvicorn access lines ("Server: INFO: … \"POST /execute_action …").
+    source: 'openhands: controller/agent_controller.py, core/main.py, runtime/action_execution_server.py',
+    step: [/\] Server: INFO:\s+\S{1,64} - "POST \//, /\bPending action active for \d+(?:\.\d+)?s: \w+/, /Setting agent\(\w{1,60}\) state from AgentState\.\w+ to AgentState\.RUNNING\b/],
+    end: [/Setting agent\(\w{1,60}\) state from AgentState\.\w+ to AgentState\.(?:FINISHED|REJECTED|ERROR|PAUSED|STOPPED)\b/],
+  },
+  {
+    agent: 'mini-swe-agent',
+    // minisweagent/config/mini.yaml action_observation_template (v1 `<returncode>N</returncode>`), the
+    // interactive agent's message header `mini-swe-agent (step N, $C):` (agents/interactive.py), and
+    // `Saved trajectory to '…'` printed once the run returns (run/mini.py; Harbor passes --output).
+    source: 'SWE-agent/mini-swe-agent: agents/interactive.py, config/mini.yaml, run/mini.py, run/utils/save.py',
+    step: [/^<returncode>-?\d+<\/returncode>\s*$/, /^mini-swe-agent \(step \d+, \$\d+\.\d\d\):\s*$/],
+    end: [/^Saved trajectory to '/],
+  },
+  {
+    agent: 'claude-code',
+    // `claude --output-format=stream-json --print` (Harbor agents/installed/claude_code.py tees it to
+    // claude-code.txt): one JSON event per line, and a final {"type":"result",…} event, which Harbor reads for
+    // the cost and is missing when the CLI was stopped ("Claude omits its result event").
+    source: 'claude-code stream-json; Harbor agents/installed/claude_code.py _parse_total_cost_from_stream_json',
+    step: [/^\{"type":"(?:assistant|user)",/],
+    end: [/^\{"type":"result",/],
+  },
+  {
+    agent: 'codex',
+    // `codex exec --json` (codex-rs/exec/src/exec_events.rs ThreadEvent): item.started/item.completed per
+    // step, and turn.completed / turn.failed / error when the turn ends.
+    source: 'openai/codex: codex-rs/exec/src/exec_events.rs',
+    step: [/^\{"type":"item\.(?:started|updated|completed)",/],
+    end: [/^\{"type":"(?:turn\.completed|turn\.failed|error)",/],
+  },
+];
+
 /** Agent CLIs that harnesses install into sandboxes (their binary names). */
 export const AGENT_BINARIES = ['claude', 'codex', 'gemini', 'qwen', 'aider', 'opencode', 'goose', 'cursor-agent', 'openhands', 'mini-swe-agent', 'copilot', 'amp', 'crush'];
 
 export const agentRules = defineRules([
+  {
+    // Fired by the engine's progress tracker (progress.ts, an `agent-loop` fact), never by a line: the
+    // agent's own log shows it working step after step and then stopping, with no end of its loop after the
+    // last step, no crash after it and no infrastructure failure anywhere. Weak: any real error in the
+    // bundle decides, and a harness that recorded no failure (Terminal-Bench failure_mode unset) wins.
+    id: 'agent.loop_cut',
+    class: 'outcome.agent_timeout',
+    patterns: [],
+    strength: 12,
+    why: "the agent's log stops in the middle of its step loop: it was still working when its time ran out",
+    hint: "The agent's log ends mid-step (no final state, result event or saved trajectory after its last action) with no error behind it: it was still working when the harness's time limit stopped it. A valid outcome, not an infrastructure failure; raise the agent timeout only if the task calls for it.",
+  },
   {
     id: 'agent.npm_install_error',
     class: 'agent.setup_failure',

@@ -26,6 +26,11 @@ const fact = <K extends SignalKind>(r: FactRule<K>): FactRule => r as unknown as
 export const IMAGE_PULL_REASONS = new Set(['ImagePullBackOff', 'ErrImagePull', 'ErrImageNeverPull', 'InvalidImageName', 'ImageInspectError', 'RegistryUnavailable', 'SignatureValidationFailed']);
 /** kubelet's container-start reasons (kuberuntime, events.go) and the events for volumes and sandboxes. */
 export const CONTAINER_START_REASONS = new Set(['CreateContainerConfigError', 'CreateContainerError', 'RunContainerError', 'ContainerCannotRun', 'StartError', 'PreStartHookError', 'PostStartHookError', 'PreCreateHookError', 'FailedCreatePodSandBox', 'FailedMount', 'FailedAttachVolume']);
+/**
+ * An agent loop counts as cut only when its last step is this close to the end of its section: further
+ * lines (another program's output in the same file) would mean the loop is not where the log stops.
+ */
+const AGENT_LOOP_TAIL_LINES = 200;
 /** Waiting reasons of a container that is simply on its way up. */
 const STARTING = new Set(['ContainerCreating', 'PodInitializing', '']);
 
@@ -57,6 +62,25 @@ export const FACT_RULES: FactRule[] = [
   fact({ rule: 'k8s.unschedulable', on: 'k8s-event', when: (s) => s.reason === 'FailedScheduling', text: (s) => `${s.type} ${s.reason} (Pod ${s.pod})` }),
   fact({ rule: 'k8s.container_start', on: 'k8s-event', when: (s) => CONTAINER_START_REASONS.has(s.reason), text: (s) => `${s.type} ${s.reason} (Pod ${s.pod})` }),
   fact({ rule: 'host.oom_killer', on: 'k8s-event', when: (s) => s.reason === 'OOMKilling', text: (s) => `${s.type} ${s.reason} (Pod ${s.pod})` }),
+
+  // Progress tracker (progress.ts): an agent's loop that stops mid-step, near the end of its section, with no
+  // end of its own and no crash after it; a test session that never printed its summary.
+  fact({
+    rule: 'agent.loop_cut',
+    on: 'agent-loop',
+    when: (s) => !s.ended && !s.crashedAfter && s.linesAfter <= AGENT_LOOP_TAIL_LINES,
+    text: (s) => s.text,
+    extract: (s) => ({ agent: s.agent, steps: s.steps }),
+    section: 'agent',
+  }),
+  fact({
+    rule: 'verifier.no_test_summary',
+    on: 'test-run',
+    when: (s) => !s.summary,
+    text: (s) => (s.started ? s.text : `${s.path}: ${s.lines} line${s.lines === 1 ? '' : 's'} of verifier output and no test result`),
+    extract: (s) => ({ runner: s.runner, started: s.started }),
+    section: 'verifier',
+  }),
 
   fact({
     rule: 'outcome.tests_failed',

@@ -4,7 +4,11 @@ import { defineRules, type Extracted } from '../rule.js';
 import type { FailureClass } from '../taxonomy.js';
 
 /** Terminal-Bench `failure_mode` values and what each says about the trial. */
-const TB_FAILURE_MODE: Record<string, { class: FailureClass; strength: number } | undefined> = {
+const TB_FAILURE_MODE: Record<string, { class: FailureClass; strength: number; harnessNoFailure?: true } | undefined> = {
+  // FailureMode.UNSET / NONE (terminal_bench/harness_models.py): nothing failed, is_resolved scores the trial.
+  // Weakest of all; it tells the engine the agent was not cut off by the harness.
+  unset: { class: 'outcome.reward_zero', strength: 1, harnessNoFailure: true },
+  none: { class: 'outcome.reward_zero', strength: 1, harnessNoFailure: true },
   agent_timeout: { class: 'outcome.agent_timeout', strength: 12 },
   agent_installation_failed: { class: 'agent.setup_failure', strength: 46 },
   test_timeout: { class: 'verifier.failure', strength: 46 },
@@ -94,7 +98,7 @@ export const harborRules = defineRules([
     sections: ['log', 'result'],
     extract: (_l, m): Extracted => {
       const mode = TB_FAILURE_MODE[m[1] ?? ''];
-      return mode ? { failureMode: m[1], classOverride: mode.class, strength: mode.strength } : { failureMode: m[1], classOverride: null };
+      return mode ? { failureMode: m[1], classOverride: mode.class, strength: mode.strength, ...(mode.harnessNoFailure ? { harnessNoFailure: true } : {}) } : { failureMode: m[1], classOverride: null };
     },
     why: 'the harness recorded how the trial failed',
     hint: 'The harness recorded a failure mode for this trial.',
