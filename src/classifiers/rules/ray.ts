@@ -43,7 +43,9 @@ export const rayRules = defineRules([
     // The raylet's worker-death summary line says "Workers crashed due to other reasons": counted below.
     // "(raylet) A worker died or was killed while executing a task" is the raylet reporting a worker's
     // death (ray.actor_died), not its own.
-    unless: [/Workers? \(tasks \/ actors\) killed due to memory pressure/, /A worker died or was killed while executing/],
+    // The driver's notice of a raylet that got SIGTERM ("Raylet is terminated: … Termination is graceful.")
+    // is a node shut down from outside (ray.node_terminated).
+    unless: [/Workers? \(tasks \/ actors\) killed due to memory pressure/, /A worker died or was killed while executing/, /Termination is graceful/],
     strength: 50,
     why: 'a Ray raylet, node or object owner died',
     hint: 'A Ray node or raylet died: read raylet.out and gcs_server.out on that node (ray logs) for the reason; preemption and host OOM are the usual causes.',
@@ -88,7 +90,9 @@ export const rayRules = defineRules([
     // terminated unexpectedly: health check failed …" stays a node death (ray.actor_died).
     id: 'ray.node_terminated',
     class: 'host.killed',
-    patterns: [/the actor's node was preempted: /, /the actor's node was terminated expectedly: /],
+    // The driver's notice when the raylet's log shows "Raylet received SIGTERM" (python/ray/_private):
+    // "Raylet is terminated: ip=…, id=…. Termination is graceful."
+    patterns: [/the actor's node was preempted: /, /the actor's node was terminated expectedly: /, /Raylet is terminated.{0,300}Termination is graceful/],
     strength: 45,
     why: "the Ray node the actor ran on was preempted or terminated from outside",
     hint: 'The Ray node was preempted or shut down from outside (spot/preemptible capacity reclaimed, the autoscaler draining it, a SIGTERM to the raylet); nothing failed inside the actor. Use non-preemptible nodes for actors that cannot restart, or set max_restarts / checkpoint so the job survives a node loss.',
