@@ -77,8 +77,9 @@ export const rayRules = defineRules([
       // A Ray worker's own native crash, as Ray prefixes worker output: "(WorkerDict pid=123) *** SIGSEGV received…".
       /^\((?:\w+ )?pid=\d+[^)]{0,80}\).{0,120}(?:SIGSEGV|Segmentation fault)/,
     ],
-    // An actor whose constructor raised died of that exception (ray.creation_task_error, weaker than it).
-    unless: [/error raised in its creation task/],
+    // An actor whose constructor raised died of that exception (ray.creation_task_error, weaker than it);
+    // one the job itself ended (ray.kill, exit_actor) did not crash (ray.intended_exit).
+    unless: [/error raised in its creation task/, /killed by `ray\.kill`|Worker exit type: INTENDED_USER_EXIT/],
     strength: 30,
     why: 'a Ray actor or worker process died',
     hint: "A Ray actor/worker died. Its own log (worker-*.err, `ray logs`) holds the reason: look for a segfault, CUDA error or OOM there; RayActorError itself only says the actor is gone.",
@@ -119,6 +120,18 @@ export const rayRules = defineRules([
     strength: 45,
     why: "Ray could not set up the job's runtime environment",
     hint: "Ray could not build the runtime_env (pip/conda packages, working_dir, py_modules): read the lines after the error (and `ray logs runtime_env_setup-*.log` / dashboard_agent.log) for the failing package or path; pin installable versions or pre-install them in the image.",
+  },
+  {
+    // gcs_actor_manager.cc GenKilledByApplicationCause "The actor is dead because it was killed by
+    // `ray.kill`." and WorkerExitType INTENDED_USER_EXIT ("Worker exits by an user request. exit_actor() is
+    // called."): the job's own code ended the actor and then still called it. Weak: a failure that made
+    // the job tear its actors down wins.
+    id: 'ray.intended_exit',
+    class: 'user.code_error',
+    patterns: [/The actor is dead because it was killed by `ray\.kill`/, /Worker exit type: INTENDED_USER_EXIT/],
+    strength: 28,
+    why: "the job's own code killed or exited the actor, then still called it",
+    hint: "The actor was ended on purpose (ray.kill or exit_actor in the job's code) and then called again: find the code that kills it (a shutdown/cleanup path running too early, a retry after teardown) or, if an earlier failure triggered the teardown, look for that failure first.",
   },
   {
     id: 'ray.creation_task_error',
