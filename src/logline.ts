@@ -23,8 +23,9 @@ export function visibleText(s: string): string {
 
 // torchrun --tee / --log-line-prefix-template: `[rank3]:`, `[default0]:`, `[trainer1]:`.
 const PREFIX_RANK = /^\[(?:rank|default|trainer|worker|role)?(\d+)\]:\s?/i;
-// Ray's worker output forwarding: `(TaskRunner pid=2231)`, `(WorkerDict pid=3120, ip=10.0.0.2)`.
-const PREFIX_RAY = /^\(([\w.]+) pid=(\d+)(?:, ip=[^)]*)?\)\s?/;
+// Ray's worker output forwarding: `(TaskRunner pid=2231)`, `(WorkerDict pid=3120, ip=10.0.0.2)`, and
+// for a worker not (yet) running a named task or actor, older releases' bare `(pid=2231)`.
+const PREFIX_RAY = /^\((?:([\w.]+) )?pid=(\d+)(?:, ip=[^)]*)?\)\s?/;
 // vLLM's logger prefixes every line of a logged traceback: `ERROR 11-30 04:00:00 [worker.py:123] `.
 const PREFIX_VLLM = /^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[?[\w./-]+:\d+\]\s?/;
 
@@ -52,7 +53,7 @@ export function splitPrefix(line: string): LinePrefix {
     rank = Number(m[1]);
     rest = rest.slice(m[0].length);
   } else if ((m = PREFIX_RAY.exec(rest))) {
-    actor = m[1]!;
+    actor = m[1] ?? null;
     pid = Number(m[2]);
     stream = `pid${m[2]}`;
     rest = rest.slice(m[0].length);
@@ -187,4 +188,52 @@ export function isoOf(t: LogTime): string | undefined {
   const iso = new Date(t.ms).toISOString();
   const base = t.ms % 1000 === 0 ? iso.slice(0, 19) : iso.slice(0, 23);
   return t.zoned ? `${base}Z` : base;
+}
+
+/** One frame line of a Python traceback, as CPython, faulthandler or IPython print it. */
+export interface PyFrame {
+  path: string;
+  line: number;
+  /** The function, when the format names it (`<module>` at the top level). */
+  fn: string | null;
+  /** The frame is in installed or standard-library code, not the run's own (isLibraryPath). */
+  library: boolean;
+}
+
+// CPython: `  File "/x/train.py", line 12, in main`; faulthandler: `  File "/x/train.py", line 12 in main`.
+const PY_FRAME_RE = /^\s*File "([^"]{1,1000})", line (\d{1,9})(?:,? in (\S{1,200}))?/;
+// IPython ≥ 8: `File ~/venv/lib/python3.11/site-packages/openai/_base_client.py:1029, in SyncAPIClient._request(self)`.
+const IPY_FRAME_RE = /^\s*File ([^\s"][^"]{0,1000}?):(\d{1,9}), in ([^\s(]{1,200})/;
+
+/**
+ * Where installed packages and the standard library live: pip's site-packages, Debian's dist-packages,
+ * the interpreter's own lib/pythonX.Y (stdlib, and conda/venv prefixes under it), Windows' Lib\,
+ * eggs, and frozen modules. Everything else (a relative path, the project's checkout, `<stdin>`, a
+ * notebook cell) is the run's own code.
+ */
+const LIBRARY_PATH_RE = /[\\/](?:site-packages|dist-packages)[\\/]|[\\/]lib(?:64)?[\\/]python\d(?:\.\d{1,2})?[\\/]|[\\/]Lib[\\/]|\.egg[\\/]|^<frozen /;
+
+export function isLibraryPath(path: string): boolean {
+  return LIBRARY_PATH_RE.test(path);
+}
+
+/** The frame a traceback line names, after any launcher prefix; null for any other line. */
+export function parseFrame(line: string): PyFrame | null {
+  const m = PY_FRAME_RE.exec(line) ?? IPY_FRAME_RE.exec(line);
+  if (!m) return null;
+  const path = m[1]!;
+  return { path, line: Number(m[2]), fn: m[3] ?? null, library: isLibraryPath(path) };
+}
+
+/**
+ * The innermost frame of a traceback given as text (most recent call last, so the last frame line),
+ * skipping the import machinery's `<frozen importlib…>` frames, which only pass an import on.
+ */
+export function innermostFrame(traceback: string): PyFrame | null {
+  let last: PyFrame | null = null;
+  for (const l of traceback.split('\n')) {
+    const f = parseFrame(splitPrefix(l).rest);
+    if (f && !f.path.startsWith('<frozen ')) last = f;
+  }
+  return last;
 }

@@ -1,7 +1,7 @@
 // One reading of log-line framing for capture and classifiers: prefixes, ranks and timestamps (with
 // their year and zone when the stamp has them).
 import { describe, expect, it } from 'vitest';
-import { compareLogTimes, isoOf, logTimeOf, parseLogTime, parseRank, splitPrefix, visibleText } from '../src/logline.js';
+import { compareLogTimes, innermostFrame, isLibraryPath, isoOf, logTimeOf, parseFrame, parseLogTime, parseRank, splitPrefix, visibleText } from '../src/logline.js';
 
 describe('timestamps', () => {
   it('keep the year: the last second of a year comes before the first of the next', () => {
@@ -64,5 +64,34 @@ describe('prefixes and ranks', () => {
   it('show what the terminal showed: no ANSI, the last \\r segment', () => {
     expect(visibleText('\x1b[31mERROR\x1b[0m boom')).toBe('ERROR boom');
     expect(visibleText('\x1b[?2004l\rbash: x: command not found')).toBe('bash: x: command not found');
+  });
+});
+
+describe('traceback frames', () => {
+  it('read CPython, faulthandler and IPython frame lines, after launcher prefixes', () => {
+    expect(parseFrame('  File "/workspace/train.py", line 12, in main')).toEqual({ path: '/workspace/train.py', line: 12, fn: 'main', library: false });
+    expect(parseFrame('  File "/usr/lib/python3.10/threading.py", line 320 in wait')).toMatchObject({ fn: 'wait', library: true });
+    expect(parseFrame('File ~/venv/lib/python3.11/site-packages/openai/_base_client.py:1029, in SyncAPIClient._request(self, cast_to)')).toMatchObject({ line: 1029, library: true });
+    expect(parseFrame(splitPrefix('[rank3]:   File "train.py", line 7, in <module>').rest)).toMatchObject({ path: 'train.py', library: false });
+    expect(parseFrame('    x = batch["File"]')).toBeNull();
+  });
+
+  it('call installed packages, the standard library and frozen modules library code; the project, notebooks and stdin the run\'s own', () => {
+    for (const p of ['/opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py', '/usr/lib/python3/dist-packages/yaml/__init__.py', '/usr/lib/python3.8/json/decoder.py', 'C:\\Python311\\Lib\\asyncio\\base_events.py', '<frozen importlib._bootstrap>', '/root/.local/lib/python3.9/site-packages/x.py']) {
+      expect(isLibraryPath(p), p).toBe(true);
+    }
+    for (const p of ['train.py', '/workspace/verl/verl/trainer/main_ppo.py', '<stdin>', '/tmp/ipykernel_123/456.py', '/home/u/mylib/site_utils.py']) {
+      expect(isLibraryPath(p), p).toBe(false);
+    }
+  });
+
+  it('take the innermost frame of a traceback, passing over the import machinery', () => {
+    const tb = 'Traceback (most recent call last):\n  File "train.py", line 1, in <module>\n    import a\n  File "<frozen importlib._bootstrap>", line 1176, in _find_and_load\n  File "/opt/venv/lib/python3.11/site-packages/a/__init__.py", line 2, in <module>\n    import b\n  File "<frozen importlib._bootstrap>", line 1140, in _find_and_load_unlocked';
+    expect(innermostFrame(tb)).toMatchObject({ path: '/opt/venv/lib/python3.11/site-packages/a/__init__.py', library: true });
+    expect(innermostFrame('no frames here')).toBeNull();
+  });
+
+  it("read Ray's bare (pid=N) worker prefix", () => {
+    expect(splitPrefix('(pid=2231) KeyError: 1')).toMatchObject({ stream: 'pid2231', pid: 2231, actor: null, rest: 'KeyError: 1' });
   });
 });

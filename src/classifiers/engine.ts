@@ -3,12 +3,12 @@
 // window and tried against the rules whose keys they contain. Only a bounded number of signals is kept,
 // so memory does not grow with the log. `finish` resolves the root cause from the signals plus any
 // structured bundle evidence, which arrives as typed signals (signals.ts, structured.ts, resolve.ts).
-import { parseLogTime, parseRank, visibleText, type LogTime } from '../logline.js';
+import { parseFrame, parseLogTime, parseRank, splitPrefix, visibleText, type LogTime } from '../logline.js';
 import { FLAG_NEWLINE, keysIn } from './ac.js';
 import { buildPrefilter, CandidateScratch } from './prefilter.js';
 import { PROGRESS_KEYS, ProgressTracker } from './progress.js';
 import { resolveDiagnosis, type EngineContext } from './resolve.js';
-import type { Extracted, Rule, Section, Signal } from './rule.js';
+import type { Extracted, RaisedIn, Rule, Section, Signal } from './rule.js';
 import { FACT_RULES, type FactRule } from './rules/facts.js';
 import { RULES, type RuleId } from './rules/index.js';
 import { LAST_ENQUEUED_RE, P2P_DISABLED_RE, P2P_TRANSPORT_RE } from './rules/nccl.js';
@@ -46,6 +46,11 @@ const MAX_SIGNALS_PER_RULE = 4;
 const MAX_RANKS_TRACKED = 4096;
 /** A log that ends within this many lines of its last NCCL INFO line stopped during NCCL set-up. */
 const NCCL_STALL_TAIL_LINES = 30;
+/**
+ * A traceback's exception line follows its innermost frame line within this many lines: the source line,
+ * CPython ≥ 3.11's caret line, or IPython's few lines of context around the failing line.
+ */
+const TRACEBACK_TAIL_LINES = 12;
 
 const NCCL_TESTS_RANK_RE = /^#\s+Rank\s+\d+\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)/;
 /** What a context line tells (bits of a mask): the trackers in `byteContext` and `context` below. */
@@ -65,6 +70,7 @@ const CX = {
   localRank: 1 << 12,
   header: 1 << 13,
   progress: 1 << 14,
+  frame: 1 << 15,
 } as const;
 
 /** Lines the context trackers read, by the literal each check starts from. */
@@ -88,6 +94,9 @@ const CONTEXT_KEYS: { key: string; bit: number }[] = [
   { key: '==> ', bit: CX.header },
   // Agent step loops and test sessions (progress.ts): keys derived from their vocabularies' patterns.
   ...PROGRESS_KEYS.map((key) => ({ key, bit: CX.progress })),
+  // Python traceback frames (logline.parseFrame): CPython/faulthandler `File "…", line N`, IPython `File …:N, in f`.
+  { key: 'File "', bit: CX.frame },
+  { key: ', in ', bit: CX.frame },
 ];
 const NCCL_HOST_RE = /^\s*(?:\([^)]{0,80}\)\s*)?([\w.-]{1,80}):\d+:\d+ \[\d+\] NCCL INFO/d;
 
@@ -135,6 +144,8 @@ interface FileState {
   ncclHostPrefix?: Buffer;
   /** Agent step loops and test sessions per section (progress.ts). */
   progress: ProgressTracker;
+  /** Per interleaved stream (logline.splitPrefix), the last Python traceback frame line and whose code it is. */
+  frames?: Map<string, { line: number; library: boolean }>;
 }
 
 export interface LogClassifier {
@@ -148,6 +159,8 @@ interface LineExtra {
   rank?: number;
   time?: LogTime;
   rootHint?: boolean;
+  /** Known from a structured record: the exception was raised in the run's own or in library code. */
+  raisedIn?: 'own' | 'library';
 }
 
 /** FACT_RULES by the signal kind they read. */
@@ -194,7 +207,7 @@ export class Engine implements LogClassifier {
     contained(() => {
       switch (s.kind) {
         case 'text':
-          return this.textSignal(s.at.file, s.at.line, s.text, 'log', { rank: s.rank, time: s.time, rootHint: s.rootHint });
+          return this.textSignal(s.at.file, s.at.line, s.text, 'log', { rank: s.rank, time: s.time, rootHint: s.rootHint, raisedIn: s.raisedIn });
         case 'env':
           if (s.name === 'NCCL_P2P_DISABLE' && /^(1|true|yes)$/i.test(s.value.trim())) this.ctx.p2pDisabled = true;
           return;
@@ -390,6 +403,7 @@ export class Engine implements LogClassifier {
     if (patterns.length === 0) return;
     let rankCache: number | undefined | null = null;
     let timeCache: LogTime | undefined | null = null;
+    let raisedCache: 'own' | 'library' | undefined | null = null;
     const all = PREFILTER.patterns;
     for (let i = 0; i < patterns.length; ) {
       const ri = all[patterns[i]!]!.rule;
@@ -399,6 +413,10 @@ export class Engine implements LogClassifier {
       const allowed = (rule.sections ?? DEFAULT_SECTIONS).includes(section);
       for (; i < patterns.length && all[patterns[i]!]!.rule === ri; i++) if (allowed && !m) m = all[patterns[i]!]!.re.exec(line);
       if (!m) continue;
+      if (rule.raisedIn) {
+        if (raisedCache === null) raisedCache = extra.raisedIn ?? (fs ? tracebackEndAt(fs, lineNumber, line) : undefined);
+        if (!raisedInMatches(rule.raisedIn, raisedCache)) continue;
+      }
       if (rule.unless?.some((u) => u.test(line))) continue;
       const extracted: Extracted = rule.extract ? safeExtract(rule, line, m) : {};
       if (extracted.classOverride === null) continue;
@@ -506,6 +524,15 @@ export class Engine implements LogClassifier {
     }
     if (mask & CX.agentFinished) ctx.agentFinished = true;
     if (mask & CX.progress && fs) fs.progress.line(line, lineNumber);
+    if (mask & CX.frame && fs) {
+      const p = splitPrefix(line);
+      const f = parseFrame(p.rest);
+      // The import machinery's frozen frames only pass an import on: the frame before them is where it happened.
+      if (f && !f.path.startsWith('<frozen ')) {
+        const frames = (fs.frames ??= new Map());
+        if (frames.size < MAX_RANKS_TRACKED || frames.has(p.stream)) frames.set(p.stream, { line: lineNumber, library: f.library });
+      }
+    }
     if (fs) {
       if (mask & CX.rootCause) fs.inRootCause = true;
       else if (mask & CX.localRank && fs.inRootCause) {
@@ -525,6 +552,23 @@ const DEFAULT_SECTIONS: Section[] = ['log', 'agent'];
 const RETRYABLE = new Set<string>(['network.error', 'gateway.4xx', 'gateway.5xx', 'api.timeout']);
 const RETRYING_RE = /\b[Rr]etrying\b|\bwill retry\b|\bretry(?:ing)? in \d/;
 const RETRIED_STRENGTH = 15;
+
+/**
+ * Whether `line` (number `lineNumber`) is the exception line that ends a Python traceback of its stream,
+ * and whose code the innermost frame is: an unindented line shortly after that stream's last frame line.
+ */
+function tracebackEndAt(fs: FileState, lineNumber: number, line: string): 'own' | 'library' | undefined {
+  if (!fs.frames) return undefined;
+  const p = splitPrefix(line);
+  if (p.rest === '' || /^\s/.test(p.rest)) return undefined;
+  const mark = fs.frames.get(p.stream);
+  if (!mark || lineNumber <= mark.line || lineNumber - mark.line > TRACEBACK_TAIL_LINES) return undefined;
+  return mark.library ? 'library' : 'own';
+}
+
+function raisedInMatches(want: RaisedIn, got: 'own' | 'library' | undefined): boolean {
+  return got !== undefined && (want === 'any' || want === got);
+}
 
 /** Copy the last NCCL INFO line's bytes out of a chunk before the caller may reuse it. */
 function settleNcclInfo(fs: FileState): void {

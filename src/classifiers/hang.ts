@@ -6,6 +6,7 @@
 // NCCL_P2P_DISABLE. Every rank waiting in the same collective over P2P with the GPUs busy is the P2P
 // deadlock; ranks at different collectives is a timeout with the lagging rank named; otherwise the
 // run stalled, and the stack of the first rank says where it waits.
+import { isLibraryPath } from '../logline.js';
 import { P2P_TRANSPORT_RE, P2P_DISABLED_RE } from './rules/nccl.js';
 import { categoryOf, type FailureClass } from './taxonomy.js';
 import { RULESET_VERSION } from './version.js';
@@ -201,7 +202,7 @@ const FRAME_KINDS: Array<{ kind: WaitKind; file: RegExp; name?: RegExp }> = [
 ];
 
 function isLibrary(f: Frame): boolean {
-  return /(?:site-packages|dist-packages|\/lib\/python\d|<frozen )/.test(f.file);
+  return isLibraryPath(f.file);
 }
 
 function mainThread(p: Proc): Thread | undefined {

@@ -7,6 +7,9 @@ import type { FailureClass } from './taxonomy.js';
 /** Where in a bundle or pasted multi-file log a line sits; some evidence only counts in some places. */
 export type Section = 'log' | 'agent' | 'verifier' | 'result';
 
+/** Whose code a traceback's innermost frame is in: the run's own, a library's, or either. */
+export type RaisedIn = 'own' | 'library' | 'any';
+
 /** Values a rule pulls out of its line; all optional, all small. */
 export interface Extracted {
   rank?: number;
@@ -38,6 +41,12 @@ export interface Rule<Id extends string = string> {
    * (watchdog timeouts, actor deaths, generic tracebacks) sit low so the cause beats them.
    */
   strength: number;
+  /**
+   * Only on the line that ends a Python traceback (the exception line right after its frames), and only
+   * when its innermost frame is the run's own code ('own'), installed or standard-library code
+   * ('library', logline.isLibraryPath), or either ('any'). Structured exception records say it too.
+   */
+  raisedIn?: RaisedIn;
   /** Sections where the rule counts; default: everywhere except a verifier's output. */
   sections?: readonly Section[];
   extract?: (line: string, m: RegExpExecArray) => Extracted;

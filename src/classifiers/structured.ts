@@ -3,7 +3,7 @@
 // gpu/oom-ranks.json, kernel/dmesg.txt (read with the run's PIDs and exit status), config/env.json,
 // harbor/result.json and the manifest's exit status. Each reader turns its file into typed signals
 // (signals.ts says how a new source adds its own); absent, malformed or oddly shaped input gives none.
-import { logTimeOf, type LogTime } from '../logline.js';
+import { innermostFrame, logTimeOf, type LogTime } from '../logline.js';
 import type { StructuredSignal } from './signals.js';
 import type { BundleInput } from './types.js';
 
@@ -102,7 +102,10 @@ function readExceptions(_input: BundleInput, files: Map<string, string>): Struct
     const srcLine = src ? num(src.line) : undefined;
     const at = srcFile && srcLine && srcLine >= 1 ? { file: srcFile, line: Math.floor(srcLine) } : { file: 'exceptions.json', line: lineOf(text, message || type) };
     // "Type: message" is how Python itself prints the exception: the producer's wording.
-    out.push({ kind: 'text', text: `${type}: ${message}`, at, rank: num(e.rank), time: timeOf(e.time), rootHint: i === 0 });
+    const tb = str(e.traceback);
+    const frame = tb ? innermostFrame(tb) : null;
+    const raisedIn = frame ? (frame.library ? ('library' as const) : ('own' as const)) : undefined;
+    out.push({ kind: 'text', text: `${type}: ${message}`, at, rank: num(e.rank), time: timeOf(e.time), rootHint: i === 0, ...(raisedIn ? { raisedIn } : {}) });
   });
   return out;
 }
