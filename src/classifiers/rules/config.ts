@@ -8,7 +8,25 @@ export const configRules = defineRules([
     id: 'config.omegaconf',
     class: 'config.error',
     patterns: [
-      /\b(?:ConfigAttributeError|ConfigKeyError|ConfigTypeError|ConfigValueError|MissingMandatoryValue|ConfigCompositionException|InterpolationResolutionError|InterpolationKeyError|OverrideParseException)\b/,
+      // omegaconf/errors.py and hydra/errors.py class names.
+      /\b(?:ConfigAttributeError|ConfigKeyError|ConfigTypeError|ConfigValueError|ConfigIndexError|MissingMandatoryValue|ConfigCompositionException|MissingConfigException|InterpolationResolutionError|InterpolationKeyError|InterpolationToMissingValueError|InterpolationValidationError|UnsupportedInterpolationType|OverrideParseException|KeyValidationError|ReadonlyConfigError|ConfigCycleDetectedException|GrammarParseError|UnsupportedValueType)\b/,
+      // OmegaConf's messages as Hydra prints them without HYDRA_FULL_ERROR (the message alone, then
+      // format_and_raise's "    full_key: …" / "    object_type=…" block).
+      /Missing mandatory value: \S/,
+      /Value '[^']{0,200}' (?:of type '[^']{1,100}' )?(?:could not be converted to (?:Integer|Float|Boolean|Path|String)|is incompatible with type hint ')/,
+      /Invalid value '[^']{0,200}', expected one of \[/,
+      /Interpolation key '[^']{1,200}' not found|Unsupported interpolation type \w/,
+      /^\s{2,8}full_key: [\w.\[\]-]{1,300}$/,
+      // Hydra's own composition and override errors (hydra/_internal/config_loader_impl.py, defaults_list.py,
+      // core/override_parser): a config group option or primary config that is not there, an override it
+      // cannot apply or parse.
+      /^(?:In '[^']{1,200}': )?Could not (?:find|load) '[^']{1,200}'\.?$/,
+      /Cannot find primary config '[^']{0,200}'\. Check that it's in your config search path|Primary config directory not found\./,
+      /^Available options in '[^']{1,200}':$/,
+      /looks like a config group override, but config group '[^']{1,200}' does not exist/,
+      /Error parsing override '|Could not delete from config\.|Could not delete '[^']{1,200}'\. No match in the defaults list/,
+      /Multiple values for [\w/@.-]{1,200}\. To override a value use 'override /,
+      /Error locating target '/,
       // OmegaConf words it "Key 'x' is not in struct"; Hydra's own struct checks and older releases
       // print the lower-case "key 'x' is not in struct" followed by full_key/object_type lines.
       /[Kk]ey '[^']{1,200}' is not in struct/,
@@ -27,7 +45,12 @@ export const configRules = defineRules([
     id: 'config.argparse',
     class: 'config.error',
     patterns: [
-      /: error: (?:unrecognized arguments|the following arguments are required|argument [^:]{1,120}: (?:invalid|expected|conflicting|not allowed)|ambiguous option|invalid choice)/,
+      // CPython Lib/argparse.py ArgumentParser.error() messages ("prog: error: …"); jsonargparse capitalises them.
+      /: error: (?:[Uu]nrecognized arguments|the following arguments are required|one of the arguments .{1,300} is required|argument [^:]{1,120}: (?:invalid|expected|conflicting|not allowed|ignored explicit argument)|ambiguous option|invalid choice)/,
+      // transformers' HfArgumentParser refusing flags no dataclass declares.
+      /Some specified arguments are not used by the HfArgumentParser: /,
+      // absl flags (FlagsError subclasses as absl.app reports them) and python-fire.
+      /FATAL Flags parsing error: |\b(?:UnrecognizedFlagError|IllegalFlagValueError)\b|^ERROR: Could not consume arg: /,
       // click / typer (click/exceptions.py UsageError subclasses): "Error: No such option: --lr", "Error:
       // Missing option '--model'", "Error: Invalid value for '--lr': 'x' is not a valid float."
       /^(?:│ )?Error: (?:No such option: |Missing option '|Missing argument '|Invalid value for '|Got unexpected extra argument)/,
@@ -89,11 +112,55 @@ export const configRules = defineRules([
     // "Extra inputs are not permitted [type=extra_forbidden, …]"): a config or settings object rejected.
     id: 'config.pydantic_field',
     class: 'config.error',
-    patterns: [/\[type=(?:missing|extra_forbidden|string_type|int_parsing|float_parsing|bool_parsing|literal_error|enum|value_error|int_type|float_type|dict_type|list_type|url_parsing|greater_than\w*|less_than\w*), input_value=/],
+    patterns: [
+      // pydantic-core's error line: "<msg> [type=<ErrorType>, input_value=…, input_type=…]" (any ErrorType).
+      /\[type=[a-z_]{2,60}, input_value=/,
+      // pydantic v1: "field required (type=value_error.missing)", "extra fields not permitted (type=value_error.extra)".
+      /\(type=(?:value_error|type_error)\.[\w.]{1,80}(?:; [^)]{0,200})?\)$/,
+      // The header of a pydantic ValidationError on any model (vLLM's engine config is one since 0.10).
+      /\b\d+ validation errors? for [A-Z]\w{0,100}$/,
+    ],
+    // A request or response model failing is the API's business (a 4xx answer), not the run's configuration.
+    unless: [/validation errors? for \w*(?:Request|Response|Message|Completion|Chunk)\w*$/],
     strength: 78,
     sections: RUN_LOG_ONLY,
     why: 'a configuration object failed pydantic validation (a field missing, extra or of the wrong type)',
     hint: 'A config field is missing, misspelt or of the wrong type (pydantic validation): the error names the field and the value it got; fix the config file or the arguments that fill it.',
+  },
+  {
+    // The model a run loads does not fit the installed library, or the settings it is served with do not
+    // fit the model: transformers' loaders (configuration_auto, tokenization_auto, utils/hub.py) and vLLM's
+    // model registry and ModelConfig checks. The user's choice of model, version or settings to fix.
+    id: 'config.model_config',
+    class: 'config.error',
+    patterns: [
+      /does not appear to have a file named [\w./-]{1,200}/,
+      /but Transformers does not recognize this architecture|Unrecognized model in \S{1,300}\. Should have a `model_type` key/,
+      /Unrecognized configuration class .{1,300} for this kind of AutoModel/,
+      /Tokenizer class \w{1,200} does not exist or is not currently imported/,
+      /contains custom code which must be executed to correctly load the model|requires you to execute the configuration file in that repo on your local machine/,
+      /Model architectures? \[[^\]]{1,300}\] (?:are|is) not supported for now|Model architectures? \[[^\]]{1,300}\] failed to be inspected/,
+      /User-specified max_model_len \(\d+\) is greater than the derived max_model_len/,
+      /Total number of attention heads \(\d+\) must be divisible by tensor parallel size \(\d+\)/,
+    ],
+    strength: 80,
+    sections: RUN_LOG_ONLY,
+    why: 'the model the run loads does not fit the installed library, or the settings do not fit the model',
+    hint: 'The model and its settings do not fit: check the model id/path (a local checkpoint directory must hold config.json and the weights), that the installed transformers/vLLM release supports the architecture (upgrade, or trust_remote_code=True for custom code you trust), and that max_model_len / tensor-parallel size fit the model config.',
+  },
+  {
+    // A URL that is not a URL: requests' MissingSchema / InvalidSchema / InvalidURL, httpx's
+    // UnsupportedProtocol. The endpoint setting (base_url, a placeholder left in) is wrong.
+    id: 'config.invalid_url',
+    class: 'config.error',
+    patterns: [
+      /\b(?:MissingSchema|InvalidSchema|InvalidURL|UnsupportedProtocol)\b: /,
+      /No connection adapters were found for '|Request URL is missing an 'http:\/\/' or 'https:\/\/' protocol/,
+    ],
+    strength: 79,
+    sections: RUN_LOG_ONLY,
+    why: 'an endpoint setting is not a usable URL',
+    hint: 'The configured URL is not a valid http(s) URL (missing scheme, a placeholder left in, a typo): fix base_url / the endpoint variable.',
   },
   {
     // EMFILE (24, "Too many open files"): the process hit RLIMIT_NOFILE, a limit of its launch
@@ -101,11 +168,30 @@ export const configRules = defineRules([
     // through file descriptors.
     id: 'config.fd_limit',
     class: 'config.error',
-    patterns: [/\[Errno 24\] Too many open files|\bEMFILE\b|: Too many open files/],
+    // ENFILE (23, "Too many open files in system") is the host-wide table, set by the same configuration.
+    patterns: [/\[Errno 2[34]\] Too many open files|\bE[MN]FILE\b|: Too many open files/],
     strength: 78,
     sections: RUN_LOG_ONLY,
     why: "the process ran out of file descriptors (RLIMIT_NOFILE)",
     hint: "The open-file limit is too low for the run (EMFILE): raise it (ulimit -n 65536, the container's nofile ulimit), or for PyTorch DataLoader workers use torch.multiprocessing.set_sharing_strategy('file_system').",
+  },
+  {
+    // An import that fails inside installed code: one package imports a module or name another installed
+    // package does not have (grpcio without grpc.aio under Ray, a transformers release without a class a
+    // plugin imports, an optional dependency never installed). The installed versions do not fit each other:
+    // the environment's configuration, not the run's code, which the same import in the run's own frame is.
+    id: 'config.dependency_mismatch',
+    class: 'config.error',
+    patterns: [
+      /\bAttributeError: module '[\w.]{1,200}' has no attribute '\w{1,200}'/,
+      /\bImportError: cannot import name '?\w{1,200}'? from '?[\w.]{1,200}'?/,
+      /\b(?:ModuleNotFoundError|ImportError): No module named '?[\w.]{1,200}'?/,
+    ],
+    raisedIn: 'library',
+    strength: 24,
+    sections: RUN_LOG_ONLY,
+    why: 'installed packages do not fit each other: one imports a module or name that another, as installed, does not have',
+    hint: 'Inside installed packages one imports what another (as installed) lacks: a version mismatch or a missing optional dependency in the environment. Install the versions the importing package declares (pip check, the project\'s pinned requirements / lock file), or the missing package.',
   },
   {
     id: 'config.missing_setting',
@@ -128,7 +214,12 @@ export const configRules = defineRules([
     // and is not a valid model identifier"): a wrong id, revision, or a token without access.
     id: 'config.hub_repo',
     class: 'config.error',
-    patterns: [/\b(?:GatedRepoError|RepositoryNotFoundError|RevisionNotFoundError)\b|Cannot access gated repo for url/, /is not a local folder and is not a valid model identifier listed on/],
+    patterns: [
+      /\b(?:GatedRepoError|RepositoryNotFoundError|RevisionNotFoundError|EntryNotFoundError)\b|Cannot access gated repo for url/,
+      /is not a local folder and is not a valid model identifier listed on/,
+      // requests' raise_for_status wording under huggingface_hub's HfHubHTTPError: the Hub refusing the repo.
+      /\b40[134] Client Error: [\w ]{1,60} for url: https:\/\/huggingface\.co\//,
+    ],
     strength: 80,
     sections: RUN_LOG_ONLY,
     why: 'the Hugging Face Hub refused the model or dataset the run names (wrong id or revision, or a gated repo without access)',

@@ -15,6 +15,8 @@ export const diskRules = defineRules([
       /out of shared memory|insufficient shared memory \(shm\)/,
       // Ray spilling objects to a local disk that is over its capacity threshold.
       /\bOutOfDiskError\b|Local disk is full/,
+      // SQLite's SQLITE_FULL ("database or disk is full"): a cache or tracker database on a full volume.
+      /database or disk is full/,
     ],
     strength: 91,
     why: 'a write failed because the filesystem (disk, /dev/shm or a volume) is full',
@@ -31,7 +33,8 @@ export const diskRules = defineRules([
     class: 'disk.full',
     patterns: [
       /\bwrite\(\): fd \d+ failed with (?:Input\/output error|No space left on device|Disk quota exceeded)/,
-      /PytorchStreamWriter failed writing file|inline_container\.cc.{0,40}file write failed/,
+      // caffe2/serialize/inline_container.cc: every record and the zip's central directory.
+      /PytorchStreamWriter failed writing (?:file|central directory|zip64)|inline_container\.cc.{0,40}file write failed/,
       /\[enforce fail at inline_container\.cc:\d+\] \. unexpected pos \d+ vs \d+/,
       /kind: (?:StorageFull|QuotaExceeded)\b/,
     ],

@@ -43,7 +43,9 @@ export const gatewayRules = defineRules([
     id: 'gateway.client_error',
     class: 'gateway.4xx',
     patterns: [
-      /\b(?:BadRequestError|AuthenticationError|PermissionDeniedError|UnprocessableEntityError)\b/,
+      /\b(?:BadRequestError|AuthenticationError|PermissionDeniedError|UnprocessableEntityError|ConflictError|RequestTooLargeError)\b/,
+      // openai-python < 1.0 (openai/error.py) and LiteLLM's NotFoundError (a model the provider does not serve).
+      /\bopenai\.error\.(?:InvalidRequestError|AuthenticationError|PermissionError)\b|\blitellm\.(?:exceptions\.)?NotFoundError\b/,
       // LiteLLM's own 4xx exceptions (litellm/exceptions.py): a policy refusal, a spend budget, a parameter
       // the provider does not take, a request its pre-call checks rejected.
       /\b(?:ContentPolicyViolationError|BudgetExceededError|UnsupportedParamsError|RejectedRequestError)\b/,
@@ -74,6 +76,8 @@ export const gatewayRules = defineRules([
       // LiteLLM's BadGatewayError (502).
       /\bBadGatewayError\b/,
       /Internal Server Error|\bInternalServerError\b/,
+      // anthropic-sdk-python's 529 and 504 classes; openai < 1.0 APIError/TryAgain; LiteLLM's catch-all APIError (status 500 unless mapped).
+      /\b(?:OverloadedError|DeadlineExceededError)\b|\bopenai\.error\.(?:APIError|TryAgain)\b|\blitellm\.(?:exceptions\.)?APIError\b/,
       /Bad Gateway|Service Unavailable|ServiceUnavailableError|Gateway Time-?out/,
       /Error code: 5\d\d\b|Server error '5\d\d/,
       /HTTP\/\d(?:\.\d)?"? 5\d\d\b/,
@@ -92,7 +96,9 @@ export const gatewayRules = defineRules([
     id: 'api.request_timeout',
     class: 'api.timeout',
     patterns: [
-      /\bAPITimeoutError\b|Request timed out|\blitellm\.(?:exceptions\.)?Timeout\b/,
+      /\bAPITimeoutError\b|Request timed out|\blitellm\.(?:exceptions\.)?Timeout\b|\bopenai\.error\.Timeout\b/,
+      // httpx's other timeouts (a request written or a pooled connection waited on too long) and aiohttp's socket read timeout.
+      /\bhttpx\.(?:WriteTimeout|PoolTimeout|TimeoutException)\b|\bSocketTimeoutError\b/,
       /\b(?:ReadTimeout|ReadTimeoutError|httpx\.ReadTimeout|requests\.exceptions\.Timeout|GetTimeoutError)\b/,
       // aiohttp's read timeout (the client other SDKs and agent harnesses use).
       /\bServerTimeoutError\b/,
@@ -130,6 +136,43 @@ export const gatewayRules = defineRules([
     },
     why: "the Anthropic API (as Claude Code reports it) answered an error status",
     hint: 'The model provider answered an error: 5xx/529 (api_error, overloaded_error) is the provider failing or overloaded, retry later or fail over; 429 (rate_limit_error) is the organisation\'s rate limit, lower concurrency; 401/403 is the key.',
+  },
+  {
+    // An HTTP status in a client library's own error wording, the status deciding 4xx vs 5xx: requests'
+    // raise_for_status ("429 Client Error: Too Many Requests for url: …", "503 Server Error: …"), aiohttp's
+    // ClientResponseError ("ClientResponseError: 404, message='Not Found', url='…'"), urllib3's retries
+    // running out on error statuses ("Caused by ResponseError('too many 503 error responses')").
+    id: 'gateway.http_status',
+    class: 'gateway.5xx',
+    patterns: [
+      /\b([45]\d\d) (?:Client|Server) Error: [^\n]{0,200}? for url: /,
+      /\bClientResponseError: ([45]\d\d), message=/,
+      /ResponseError\('too many ([45]\d\d) error responses'\)/,
+    ],
+    strength: 60,
+    extract: (_l, m): Extracted => {
+      const status = Number(m[1]);
+      return status < 500 ? { httpStatus: status, classOverride: 'gateway.4xx' } : { httpStatus: status };
+    },
+    why: 'an HTTP client library reported an error status from the server it called',
+    hint: 'The server answered an error status: 5xx is the server or gateway failing (its own log says why), 429 is rate limiting (lower concurrency, back off), other 4xx is the request itself (URL, key, parameters).',
+  },
+  {
+    // FastChat's OpenAI-compatible server answers errors as {"object": "error", "message": …, "code": N}
+    // with its own ErrorCode (fastchat/constants.py): 400xx–404xx request errors, 429xx rate/overload,
+    // 50001 internal error, 50002 CUDA OOM, 50006 the controller's worker timing out.
+    id: 'gateway.fastchat_error',
+    class: 'gateway.5xx',
+    patterns: [/"object":\s?"error",\s?"message":\s?"[^"]{0,2000}",\s?"code":\s?([45]\d{4})\b/],
+    strength: 62,
+    extract: (_l, m): Extracted => {
+      const code = Number(m[1]);
+      if (code === 50002) return { fastchatCode: code, classOverride: 'cuda.oom' };
+      if (code === 50006 || code === 40304) return { fastchatCode: code, classOverride: 'api.timeout' };
+      return code < 50000 ? { fastchatCode: code, httpStatus: Math.floor(code / 100), classOverride: 'gateway.4xx' } : { fastchatCode: code, httpStatus: 500 };
+    },
+    why: "FastChat's API server answered an error (its ErrorCode names the kind)",
+    hint: "FastChat's server answered an error: 50001 is an internal error of the model worker (its log says why), 50006 the worker did not answer in time (raise FASTCHAT_WORKER_API_TIMEOUT for long generations), 429xx rate/overload, 40xxx the request.",
   },
   {
     // vLLM's engine logs "Aborted request <id>." when the client went away before the answer was done

@@ -28,7 +28,14 @@ export const networkRules = defineRules([
   {
     id: 'network.dns',
     class: 'network.error',
-    patterns: [/NameResolutionError/, /getaddrinfo (?:failed|ENOTFOUND|EAI_AGAIN)|\bEAI_AGAIN\b|\bENOTFOUND\b/, /Temporary failure in name resolution/, /Name or service not known|nodename nor servname provided/, /Could not resolve host/, /dial tcp: lookup .{1,200} no such host/],
+    patterns: [
+      /NameResolutionError|\bClientConnectorDNSError\b/,
+      /getaddrinfo (?:failed|ENOTFOUND|EAI_AGAIN)|\bEAI_AGAIN\b|\bENOTFOUND\b/,
+      /Temporary failure in name resolution/,
+      /Name or service not known|nodename nor servname provided|No address associated with hostname/,
+      /Could not resolve host/,
+      /dial tcp: lookup .{1,200} no such host/,
+    ],
     unless: [TRACKER_NOISE, C10D_WARNING],
     strength: 60,
     why: 'a host name could not be resolved',
@@ -43,6 +50,10 @@ export const networkRules = defineRules([
       /Connection aborted|RemoteDisconnected|BrokenPipeError/,
       /No route to host|Network is unreachable|\bEHOSTUNREACH\b|\bENETUNREACH\b/,
       /connect: connection timed out|dial tcp [^ ]{1,80}: i\/o timeout|connect ETIMEDOUT/,
+      // ETIMEDOUT on connect as Python words it (Linux 110, macOS 60); aiohttp's connect timeout.
+      /\[Errno 110\] Connection timed out|\[Errno 60\] Operation timed out|\bConnectionTimeoutError: Connection timeout to host/,
+      // aiohttp's and httpx's other connection failures.
+      /\b(?:ClientConnectionError|ClientConnectionResetError|ClientOSError|ClientProxyConnectionError|ServerConnectionError)\b|\bhttpx\.CloseError\b/,
       /Failed to establish a new connection/,
       /\bAPIConnectionError\b|\bConnectTimeout(?:Error)?\b|httpx\.ConnectError|\bProxyError\b/,
       /Failed to connect to \S{1,200} port \d+/,
@@ -63,5 +74,16 @@ export const networkRules = defineRules([
     strength: 58,
     why: 'a TCP connection was refused, reset or could not be established',
     hint: 'A connection failed at the transport level: check that the target service is running and listening on that host/port, firewalls/NetworkPolicies, and proxies (HTTP(S)_PROXY / NO_PROXY).',
+  },
+  {
+    // urllib3's MaxRetryError ("Max retries exceeded with url: … (Caused by …)") whose cause no more specific
+    // rule names (a connection it could not make or keep). Its error-status form is gateway.http_status's.
+    id: 'network.max_retries',
+    class: 'network.error',
+    patterns: [/Max retries exceeded with url: /],
+    unless: [/Caused by ResponseError\(/, TRACKER_NOISE, /\bexcept\b/],
+    strength: 52,
+    why: "an HTTP client gave up after its retries: the connection could not be made or kept",
+    hint: 'The client retried and could not reach the server: the "Caused by" part names the transport failure (refused, DNS, TLS, timeout). Check the host and port, proxies (HTTP(S)_PROXY / NO_PROXY) and whether the server is up.',
   },
 ]);

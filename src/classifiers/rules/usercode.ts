@@ -81,6 +81,17 @@ export const userCodeRules = defineRules([
       /Expected input batch_size \(\d+\) to match target batch_size/,
       /expected scalar type \w+ but found \w+/,
       /(?:Missing|Unexpected) key\(s\) in state_dict/,
+      // ATen's own checks (aten/src/ATen/native, TensorShape.cpp, Convolution.cpp, Loss.cpp, autograd).
+      /shape '\[[^\]]{0,200}\]' is invalid for input of size \d+/,
+      /Dimension out of range \(expected to be in range of/,
+      /view size is not compatible with input tensor's size and stride/,
+      /Input type \([\w.]{1,80}\) and weight type \([\w.]{1,80}\) should be the same/,
+      /Expected \d+D \(unbatched\) or \d+D \(batched\) input to \w+, but got input of size|Expected \d+-dimensional input for \d+-dimensional weight/,
+      /mat1 and mat2 must have the same dtype|Found dtype \w+ but expected \w+/,
+      /stack expects each tensor to be equal size|Tensors must have same number of dimensions/,
+      /Target size \(torch\.Size\(\[[^\]]{0,200}\]\)\) must be the same as input size/,
+      /Boolean value of Tensor with more than one (?:value|element) is ambiguous|only one element tensors can be converted to Python scalars/,
+      /Can't call numpy\(\) on Tensor that requires grad|can't convert cuda:\d+ device type tensor to numpy/,
     ],
     strength: 30,
     sections: RUN_LOG_ONLY,
@@ -110,6 +121,39 @@ export const userCodeRules = defineRules([
     },
     why: 'a Ray task raised; the wrapped exception type names the failure',
     hint: 'A Ray remote task raised an exception; the traceback after the RayTaskError line shows where in the task code.',
+  },
+  {
+    // Any other exception type ending a traceback (a library's own FooError, a project's exception
+    // class): PEP 8 names exceptions …Error/…Exception, and CPython prints the last one as "Type: message"
+    // right after the innermost frame. Weakest of all: any recognised wording in the bundle decides instead.
+    id: 'user.traceback_other',
+    class: 'user.code_error',
+    // `main.<locals>.Foo` is how CPython qualifies a class defined in a function.
+    // (No capture group: the ':' must stay part of the derived key, "Error:" rather than a bare "Error".)
+    patterns: [/(?:^|[\s:(\]>|])(?:(?:[A-Za-z_]\w{0,40}|<locals>)\.){0,8}[A-Z]\w{0,80}(?:Error|Exception|Failure|Fault):(?: |$)/],
+    unless: [/\bexcept\b|\braise\b|^\s*#/, /Warning\b/, PYTEST_REPORT_LINE],
+    raisedIn: 'any',
+    strength: 7,
+    sections: RUN_LOG_ONLY,
+    extract: (_l, m): Extracted => ({ exception: /(\w+):(?: |$)/.exec(m[0])?.[1] }),
+    why: "a traceback ended in an exception raised by the run's code or a library it called, with no infrastructure signal anywhere",
+    hint: "The run stopped on an exception that no more specific rule knows: read the exception message and the innermost project frame of the traceback (the last frame outside site-packages) for what the code or its input got wrong.",
+  },
+  {
+    // An exception a worker raised, re-raised by its parent with the original type named: PyTorch's
+    // ExceptionWrapper ("Caught KeyError in DataLoader worker process 0.", DataParallel's "Caught X in
+    // replica N on device N."). The wrapped type decides, as for RayTaskError(X).
+    id: 'user.worker_exception',
+    class: 'user.code_error',
+    patterns: [/\bCaught (\w{1,80}) in (?:DataLoader worker process \d+|replica \d+ on device \d+|pin memory thread)/],
+    strength: 22,
+    sections: RUN_LOG_ONLY,
+    extract: (_l, m): Extracted => {
+      const cls = EXCEPTION_CLASS[m[1] ?? ''];
+      return { exception: m[1], classOverride: cls ?? null };
+    },
+    why: "a DataLoader worker (or DataParallel replica) raised; the wrapped exception type names the failure",
+    hint: "A DataLoader worker raised in the dataset/collate code (the traceback after \"Original Traceback\" shows where): fix the data or the dataset's __getitem__ / collate_fn; num_workers=0 reproduces it in the main process.",
   },
   {
     id: 'user.traceback_generic',
