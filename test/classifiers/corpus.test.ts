@@ -57,9 +57,10 @@ const SHARED = findSharedCorpus(resolve(__dirname, '../..'));
 
 // Root-cause accuracy on the shared corpus is a ratchet, not the goal: 0.764 measured at main fbd982e
 // (2026-12-01; 149/195, host.killed and job.stall logs scored as misses), 0.897 at d1d23e8 (175/195),
-// 0.944 with the agent-loop / test-session structural checks (184/195).
+// 0.944 with the agent-loop / test-session structural checks (184/195), 0.949 with traceback frames
+// (an import failing inside installed packages is the environment's, 185/195).
 // Issue 11's target is 0.97. Raise this floor whenever the rules get better; never lower it.
-const SHARED_ROOT_CAUSE_FLOOR = 0.94;
+const SHARED_ROOT_CAUSE_FLOOR = 0.945;
 
 describe.runIf(SHARED)('shared corpus (../shared/corpus, real public logs, measured when present)', () => {
   // A skipped describe still runs its body to collect the tests: read the corpus only when it is there.
