@@ -81,6 +81,10 @@ export const rayRules = defineRules([
     // one the job itself ended (ray.kill, exit_actor) did not crash (ray.intended_exit).
     unless: [/error raised in its creation task/, /killed by `ray\.kill`|Worker exit type: INTENDED_USER_EXIT/],
     strength: 30,
+    extract: (line) =>
+      /connection error code|The leased worker has unrecoverable failure/.test(line)
+        ? { hint: "The worker process vanished without telling Ray why (its socket closed: a SIGKILL or a native crash). Nothing else in the bundle names the cause; Ray's docs give this exact message for a Linux OOM kill, so check the node first: `dmesg -T | grep -i 'killed process'` (OOM killer), `ray logs raylet.out` for workers killed for memory, the worker's own python-core-worker-*.log / worker-*.err for a segfault or CUDA error." }
+        : {},
     why: 'a Ray actor or worker process died',
     hint: "A Ray actor/worker died. Its own log (worker-*.err, `ray logs`) holds the reason: look for a segfault, CUDA error or OOM there; RayActorError itself only says the actor is gone.",
   },
