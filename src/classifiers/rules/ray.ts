@@ -79,7 +79,7 @@ export const rayRules = defineRules([
     ],
     // An actor whose constructor raised died of that exception (ray.creation_task_error, weaker than it);
     // one the job itself ended (ray.kill, exit_actor) did not crash (ray.intended_exit).
-    unless: [/error raised in its creation task/, /killed by `ray\.kill`|Worker exit type: INTENDED_USER_EXIT/],
+    unless: [/error raised in its creation task|exception in the initialization method/, /killed by `ray\.kill`|Worker exit type: INTENDED_USER_EXIT/],
     strength: 30,
     extract: (line) =>
       /connection error code|The leased worker has unrecoverable failure/.test(line)
@@ -140,7 +140,9 @@ export const rayRules = defineRules([
   {
     id: 'ray.creation_task_error',
     class: 'ray.crash',
-    patterns: [/The actor died because of an error raised in its creation task|Exception raised in creation task/],
+    // core_worker.cc exits such a worker with USER_ERROR: "Worker exits because there was an exception in
+    // the initialization method (e.g., __init__). Fix the exceptions from the initialization to resolve the issue."
+    patterns: [/The actor died because of an error raised in its creation task|Exception raised in creation task/, /Worker exits because there was an exception in the initialization method/],
     // Weaker than a user exception: an actor whose constructor raised died of that exception.
     strength: 15,
     why: "a Ray actor's constructor raised, so the actor never started",
