@@ -142,11 +142,49 @@ export const configRules = defineRules([
       /Model architectures? \[[^\]]{1,300}\] (?:are|is) not supported for now|Model architectures? \[[^\]]{1,300}\] failed to be inspected/,
       /User-specified max_model_len \(\d+\) is greater than the derived max_model_len/,
       /Total number of attention heads \(\d+\) must be divisible by tensor parallel size \(\d+\)/,
+      // transformers' loaders pointed at a directory or repo without what they need.
+      /Can't load (?:tokenizer|the model|config|the configuration|feature extractor|image processor|processor) for '/,
+      /Error no file named [\w.]{1,80}(?:, [\w.]{1,80}){0,8},? (?:or [\w.]{1,80} )?found in directory/,
+      // safetensors reading a file that is not one (a git-lfs pointer, an interrupted download).
+      /Error while deserializing header: (?:HeaderTooLarge|HeaderTooSmall|InvalidHeaderDeserialization|MetadataIncompleteBuffer)/,
     ],
     strength: 80,
     sections: RUN_LOG_ONLY,
     why: 'the model the run loads does not fit the installed library, or the settings do not fit the model',
     hint: 'The model and its settings do not fit: check the model id/path (a local checkpoint directory must hold config.json and the weights), that the installed transformers/vLLM release supports the architecture (upgrade, or trust_remote_code=True for custom code you trust), and that max_model_len / tensor-parallel size fit the model config.',
+  },
+  {
+    // The environment lacks a package or a build feature the run asks for, in the library's own words:
+    // transformers' import_utils ("X requires the Y library but it was not found in your environment",
+    // FlashAttention2 "the package flash_attn seems to be not installed"), a CPU-only or NCCL-less torch
+    // build ("Torch not compiled with CUDA enabled", "Distributed package doesn't have NCCL built in").
+    id: 'config.missing_package',
+    class: 'config.error',
+    patterns: [
+      /requires the [^\n]{1,80} librar(?:y|ies) but (?:it was|they were) not found in your environment/,
+      /FlashAttention2 has been toggled on, but it cannot be used due to the following error: the package flash_attn seems to be not installed/,
+      /Torch not compiled with CUDA enabled|Distributed package doesn't have NCCL built in/,
+    ],
+    strength: 80,
+    sections: RUN_LOG_ONLY,
+    why: 'the environment lacks a package or a build feature the run needs',
+    hint: 'A package (or a build of it) the run needs is not installed in its environment: install what the message names (pip install …, the CUDA build of torch from the matching index URL), preferably pinned in the image or requirements.',
+  },
+  {
+    // Batch-size and parallelism arithmetic the frameworks check before starting: DeepSpeed's
+    // _batch_assertion ("Check batch related parameters. train_batch_size is not equal to
+    // micro_batch_per_gpu * gradient_acc_step * world_size"), and the "must be divisible by" checks of
+    // RL trainers and model-parallel configs (mini-batch vs micro-batch, heads vs tensor parallel size).
+    id: 'config.batch_arithmetic',
+    class: 'config.error',
+    patterns: [
+      /Check batch related parameters\. train_batch_size is not equal to/,
+      /^(?:\[rank\d+\]: ?)?(?:[\w.]{1,80}\.)?(?:AssertionError|ValueError|ConfigError|DeepSpeedConfigError): .{0,200}\b(?:must|should) be divisible by\b/,
+    ],
+    strength: 45,
+    sections: RUN_LOG_ONLY,
+    why: 'the configured batch sizes or parallel sizes do not fit each other',
+    hint: 'Configured batch or parallel sizes do not divide: make the global batch = micro batch × gradient accumulation × data-parallel size (and each size divisible by the next), and heads/experts divisible by the tensor/expert parallel size.',
   },
   {
     // A URL that is not a URL: requests' MissingSchema / InvalidSchema / InvalidURL, httpx's
@@ -219,6 +257,7 @@ export const configRules = defineRules([
       /is not a local folder and is not a valid model identifier listed on/,
       // requests' raise_for_status wording under huggingface_hub's HfHubHTTPError: the Hub refusing the repo.
       /\b40[134] Client Error: [\w ]{1,60} for url: https:\/\/huggingface\.co\//,
+      /You are trying to access a gated repo\./,
     ],
     strength: 80,
     sections: RUN_LOG_ONLY,

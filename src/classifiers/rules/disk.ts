@@ -43,6 +43,18 @@ export const diskRules = defineRules([
     hint: 'Writing a file (a checkpoint) failed at the OS level: the volume is most likely full (df -h on the checkpoint/output directory, quotas on shared filesystems) or a network filesystem dropped. Free space or write to a larger volume, keep fewer checkpoints (save_total_limit), and check the storage health if space is not the cause.',
   },
   {
+    // CPython's tempfile found no directory it could create a file in ("No usable temporary directory
+    // found in ['/tmp', '/var/tmp', '/usr/tmp', …]"): every candidate full (the usual case on a training
+    // host) or not writable. Weaker than ENOSPC itself, which names the cause.
+    id: 'disk.no_tempdir',
+    class: 'disk.full',
+    patterns: [/No usable temporary directory found in \[/],
+    strength: 60,
+    sections: ['log'],
+    why: 'Python could not create a temporary file in any temporary directory (full, or not writable)',
+    hint: 'No temporary directory is writable: /tmp (and the other candidates) are most likely full (df -h /tmp) or mounted read-only. Free space, or point TMPDIR at a writable volume with room.',
+  },
+  {
     id: 'disk.ephemeral_storage',
     class: 'disk.full',
     patterns: [

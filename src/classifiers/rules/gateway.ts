@@ -148,6 +148,12 @@ export const gatewayRules = defineRules([
       /\b([45]\d\d) (?:Client|Server) Error: [^\n]{0,200}? for url: /,
       /\bClientResponseError: ([45]\d\d), message=/,
       /ResponseError\('too many ([45]\d\d) error responses'\)/,
+      // urllib.request's HTTPError ("HTTP Error 404: Not Found"), google-api-core's status classes
+      // ("google.api_core.exceptions.ResourceExhausted: 429 …"), google-genai's ClientError/ServerError
+      // ("429 RESOURCE_EXHAUSTED. …").
+      /\bHTTP Error ([45]\d\d): /,
+      /\bgoogle\.api_core\.exceptions\.\w{1,60}: ([45]\d\d) /,
+      /\bgenai\.errors\.(?:ClientError|ServerError|APIError): ([45]\d\d) [A-Z_]{3,40}\b/,
     ],
     strength: 60,
     extract: (_l, m): Extracted => {
