@@ -145,7 +145,7 @@ interface FileState {
   /** Agent step loops and test sessions per section (progress.ts). */
   progress: ProgressTracker;
   /** Per interleaved stream (logline.splitPrefix), the last Python traceback frame line and whose code it is. */
-  frames?: Map<string, { line: number; library: boolean }>;
+  frames?: Map<string, { line: number; library: boolean | null }>;
 }
 
 export interface LogClassifier {
@@ -403,7 +403,7 @@ export class Engine implements LogClassifier {
     if (patterns.length === 0) return;
     let rankCache: number | undefined | null = null;
     let timeCache: LogTime | undefined | null = null;
-    let raisedCache: 'own' | 'library' | undefined | null = null;
+    let raisedCache: TracebackEnd | undefined | null = null;
     const all = PREFILTER.patterns;
     for (let i = 0; i < patterns.length; ) {
       const ri = all[patterns[i]!]!.rule;
@@ -475,7 +475,7 @@ export class Engine implements LogClassifier {
     }
     if (mask & CX.p2pTransport && ctx.p2pTransport) rest &= ~CX.p2pTransport;
     if (mask & CX.netTransport) (ctx.netTransport = true), (rest &= ~CX.netTransport);
-    if (mask & CX.traceback) (ctx.tracebackSeen = true), fs.progress.traceback(lineNumber), (rest &= ~CX.traceback);
+    // The traceback header is read from the text (context): its stream marks where a traceback starts.
     if (mask & CX.ncclTestsResults) (ctx.ncclTests.results = true), (rest &= ~CX.ncclTestsResults);
     if (mask & CX.agentFinished) (ctx.agentFinished = true), (rest &= ~CX.agentFinished);
     if (mask & CX.ncclTestsHeader && ctx.ncclTests.header) rest &= ~CX.ncclTestsHeader;
@@ -503,6 +503,9 @@ export class Engine implements LogClassifier {
     if (mask & CX.traceback) {
       ctx.tracebackSeen = true;
       fs?.progress.traceback(lineNumber);
+      // A traceback printed with its frames cut out ("Traceback …:", "...", "FooError: x") still ends
+      // at its exception line; whose code raised it is then unknown.
+      if (fs) markFrame(fs, splitPrefix(line).stream, lineNumber, null);
     }
     if (mask & CX.enqueued) {
       const m = LAST_ENQUEUED_RE.exec(line);
@@ -528,10 +531,7 @@ export class Engine implements LogClassifier {
       const p = splitPrefix(line);
       const f = parseFrame(p.rest);
       // The import machinery's frozen frames only pass an import on: the frame before them is where it happened.
-      if (f && !f.path.startsWith('<frozen ')) {
-        const frames = (fs.frames ??= new Map());
-        if (frames.size < MAX_RANKS_TRACKED || frames.has(p.stream)) frames.set(p.stream, { line: lineNumber, library: f.library });
-      }
+      if (f && !f.path.startsWith('<frozen ')) markFrame(fs, p.stream, lineNumber, f.library);
     }
     if (fs) {
       if (mask & CX.rootCause) fs.inRootCause = true;
@@ -557,17 +557,26 @@ const RETRIED_STRENGTH = 15;
  * Whether `line` (number `lineNumber`) is the exception line that ends a Python traceback of its stream,
  * and whose code the innermost frame is: an unindented line shortly after that stream's last frame line.
  */
-function tracebackEndAt(fs: FileState, lineNumber: number, line: string): 'own' | 'library' | undefined {
+function tracebackEndAt(fs: FileState, lineNumber: number, line: string): TracebackEnd | undefined {
   if (!fs.frames) return undefined;
   const p = splitPrefix(line);
   if (p.rest === '' || /^\s/.test(p.rest)) return undefined;
   const mark = fs.frames.get(p.stream);
   if (!mark || lineNumber <= mark.line || lineNumber - mark.line > TRACEBACK_TAIL_LINES) return undefined;
-  return mark.library ? 'library' : 'own';
+  return mark.library === null ? 'unattributed' : mark.library ? 'library' : 'own';
 }
 
-function raisedInMatches(want: RaisedIn, got: 'own' | 'library' | undefined): boolean {
+/** Whose code ended a traceback: known from its innermost frame, or not (a header with its frames cut). */
+type TracebackEnd = 'own' | 'library' | 'unattributed';
+
+function raisedInMatches(want: RaisedIn, got: TracebackEnd | undefined): boolean {
   return got !== undefined && (want === 'any' || want === got);
+}
+
+/** The last traceback line of a stream that says where the traceback is: a frame (library or own) or its header (null). */
+function markFrame(fs: FileState, stream: string, lineNumber: number, library: boolean | null): void {
+  const frames = (fs.frames ??= new Map());
+  if (frames.size < MAX_RANKS_TRACKED || frames.has(stream)) frames.set(stream, { line: lineNumber, library });
 }
 
 /** Copy the last NCCL INFO line's bytes out of a chunk before the caller may reuse it. */

@@ -60,6 +60,14 @@ describe('the exception that ends a traceback', () => {
     expect(classifyText(`${customException.split('\n').slice(0, 4).join('\n')}\n    RewardShapeError: x`).class).toBe('unknown');
   });
 
+  it('a traceback pasted with its frames cut out still ends at its exception line', () => {
+    const d = classifyText('Traceback (most recent call last):\n  ...\nmain.<locals>.RewardShapeError: reward tensor has 3 dims, expected 2');
+    expect(d.class).toBe('user.code_error');
+    expect(d.evidence[0]?.rule).toBe('user.traceback_other');
+    // Whose code raised it is unknown there, so a rule for imports inside installed packages does not fire.
+    expect(classifyText("Traceback (most recent call last):\n  ...\nAttributeError: module 'grpc' has no attribute 'aio'").class).toBe('user.code_error');
+  });
+
   it("follows each rank's own frames when torchrun interleaves two tracebacks", () => {
     const text = [
       '[rank0]: Traceback (most recent call last):',
