@@ -36,6 +36,8 @@ export interface Analysis {
   facts: BundleFacts;
   /** Small JSON files (path → text) stored beside the row. */
   storedFiles: Record<string, string>;
+  /** Size of the file at `task.path` now: the bytes sent, or the redacted copy that replaced them. */
+  bundleBytes: number;
 }
 
 export interface AnalyzeTask {
@@ -49,7 +51,7 @@ export interface AnalyzeTask {
 /** Verify and classify the bundle at `task.path`. Throws BundleError for a bad bundle. */
 export async function analyzeBundle(task: AnalyzeTask): Promise<Analysis> {
   const lim = { ...DEFAULT_LIMITS, ...task.limits };
-  const size = (await stat(task.path)).size;
+  let size = (await stat(task.path)).size;
   let bundle: ExtractedBundle | null = null;
   if (size <= IN_MEMORY_MAX_BUNDLE_BYTES) {
     const memLimit = Math.min(lim.maxUnpackedBytes, IN_MEMORY_MAX_UNPACKED_BYTES);
@@ -72,7 +74,7 @@ export async function analyzeBundle(task: AnalyzeTask): Promise<Analysis> {
       bundle = { ...bundle, manifest: redacted.manifest, files: redacted.files };
       if (bundle.dir === null) await mkdir(task.scratchDir, { mode: 0o700 });
       await rm(task.path, { force: true });
-      await packExtracted(bundle.dir ?? task.scratchDir, redacted, task.path, bundle.dir === null ? bundle.contents : undefined);
+      size = await packExtracted(bundle.dir ?? task.scratchDir, redacted, task.path, bundle.dir === null ? bundle.contents : undefined);
     }
     const texts = await loadBundleTexts(bundle);
     const diagnosis = classifyBundle({ manifest: bundle.manifest, files: texts });
@@ -86,7 +88,7 @@ export async function analyzeBundle(task: AnalyzeTask): Promise<Analysis> {
       storedFiles[f.path] = text;
       total += f.bytes;
     }
-    return { manifest: bundle.manifest, files: bundle.files, diagnosis, fingerprint, facts: bundleFacts(texts), storedFiles };
+    return { manifest: bundle.manifest, files: bundle.files, diagnosis, fingerprint, facts: bundleFacts(texts), storedFiles, bundleBytes: size };
   } finally {
     await rm(task.scratchDir, { recursive: true, force: true });
   }

@@ -186,6 +186,8 @@ export class Archive {
 
   private async ingestTemp(tmp: string, knownId?: string): Promise<IngestResult> {
     this.inFlight++;
+    // The blob store takes the file over once it has it; until then it is ours to remove.
+    let spooled = true;
     try {
       const id = knownId ?? (await sha256File(tmp));
       const existing = await this.index.brief(id);
@@ -194,8 +196,9 @@ export class Archive {
       const a = await this.analyze(tmp);
       const { diagnosis, manifest: m, facts } = a;
       const key = blobKey(id);
-      const bytes = (await stat(tmp)).size;
+      const bytes = a.bundleBytes;
       await this.blobs.putFile(key, tmp);
+      spooled = false;
       testCrashPoint('after-blob');
 
       const received = Date.now();
@@ -227,7 +230,7 @@ export class Archive {
       return { id, class: diagnosis.class, category: diagnosis.category, duplicate: !inserted };
     } finally {
       this.inFlight--;
-      await rm(tmp, { force: true });
+      if (spooled) await rm(tmp, { force: true });
     }
   }
 

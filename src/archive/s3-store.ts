@@ -4,9 +4,9 @@
 // addressed (`<prefix>/blobs/<aa>/<sha256>.tar.gz`), so a put of a key that exists is skipped: the
 // bytes are the same. Large bundles go up in multipart parts; reads are streamed.
 import { createReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { BlobStore } from './blob-store.js';
 
@@ -58,11 +58,17 @@ export class S3BlobStore implements BlobStore {
 
   async putFile(key: string, localFile: string): Promise<void> {
     try {
+      const size = (await stat(localFile)).size;
+      // A blob of one part is put straight away (one round trip): the key is content-addressed,
+      // so writing it again writes the same bytes and renews its age.
+      if (size <= PART_BYTES) {
+        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.k(key), Body: await readFile(localFile), ContentType: 'application/gzip', ContentLength: size }));
+        return;
+      }
       // Content-addressed: present means the same bytes. A copy that has sat for a while (an
       // orphan the sweep may be about to judge) is written again, which renews its age.
       const have = await this.head(key);
       if (have && Date.now() - have.modifiedMs < 60_000) return;
-      const size = (await stat(localFile)).size;
       const up = new Upload({
         client: this.client,
         params: { Bucket: this.bucket, Key: this.k(key), Body: createReadStream(localFile), ContentType: 'application/gzip', ContentLength: size },
