@@ -16,7 +16,10 @@ export const configRules = defineRules([
       /Value '[^']{0,200}' (?:of type '[^']{1,100}' )?(?:could not be converted to (?:Integer|Float|Boolean|Path|String)|is incompatible with type hint ')/,
       /Invalid value '[^']{0,200}', expected one of \[/,
       /Interpolation key '[^']{1,200}' not found|Unsupported interpolation type \w/,
-      /^\s{2,8}full_key: [\w.\[\]-]{1,300}$/,
+      // (Indented under OmegaConf's errors; flush left under Hydra's instantiate errors, _with_full_key.)
+      /^\s{0,8}full_key: [\w.\[\]-]{1,300}$/,
+      // The override grammar's parse error and the pointer Hydra appends to it.
+      /mismatched input '[^']{1,100}' expecting |See https:\/\/hydra\.cc\/docs\/[\w./]{0,40}override_grammar/,
       // Hydra's own composition and override errors (hydra/_internal/config_loader_impl.py, defaults_list.py,
       // core/override_parser): a config group option or primary config that is not there, an override it
       // cannot apply or parse.
@@ -142,6 +145,8 @@ export const configRules = defineRules([
       /Model architectures? \[[^\]]{1,300}\] (?:are|is) not supported for now|Model architectures? \[[^\]]{1,300}\] failed to be inspected/,
       /User-specified max_model_len \(\d+\) is greater than the derived max_model_len/,
       /Total number of attention heads \(\d+\) must be divisible by tensor parallel size \(\d+\)/,
+      // vLLM's config loader (transformers_utils/config.py) on a model id or directory it cannot read.
+      /Invalid repository ID or local directory specified: |No supported config format found in \S/,
       // transformers' loaders pointed at a directory or repo without what they need.
       /Can't load (?:tokenizer|the model|config|the configuration|feature extractor|image processor|processor) for '/,
       /Error no file named [\w.]{1,80}(?:, [\w.]{1,80}){0,8},? (?:or [\w.]{1,80} )?found in directory/,
