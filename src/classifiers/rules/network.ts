@@ -56,6 +56,9 @@ export const networkRules = defineRules([
       /\b(?:ClientConnectionError|ClientConnectionResetError|ClientOSError|ClientProxyConnectionError|ServerConnectionError)\b|\bhttpx\.CloseError\b/,
       /Failed to establish a new connection/,
       /\bAPIConnectionError\b|\bConnectTimeout(?:Error)?\b|httpx\.ConnectError|\bProxyError\b/,
+      // LiteLLM re-raising openai-python's APIConnectionError ("Connection error.") under another class
+      // (InternalServerError, APIError, ServiceUnavailableError): "<Provider>Exception - Connection error.".
+      /\w+Exception - Connection error\./,
       /Failed to connect to \S{1,200} port \d+/,
       /\b(?:RemoteProtocolError|ServerDisconnectedError|ClientConnectorError)\b|Cannot connect to host \S/,
       /\bDistNetworkError\b|\bRendezvousConnectionError\b|socket has timed out after \d+m?s while trying to connect to/,
