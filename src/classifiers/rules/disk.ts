@@ -13,6 +13,9 @@ export const diskRules = defineRules([
       /not enough space on the disk/,
       /out of disk space|[Nn]ot enough (?:free )?disk space|[Ii]nsufficient disk space/,
       /out of shared memory|insufficient shared memory \(shm\)/,
+      // torch/csrc/DataLoader.cpp names a worker's SIGBUS as shared memory running out (older releases
+      // printed the first sentence alone): the worker's tensors live in /dev/shm.
+      /DataLoader worker \(pid \d+\) is killed by signal: Bus error/,
       // Ray spilling objects to a local disk that is over its capacity threshold.
       /\bOutOfDiskError\b|Local disk is full/,
       // SQLite's SQLITE_FULL ("database or disk is full"): a cache or tracker database on a full volume.
