@@ -76,7 +76,8 @@ export function scanHarborSignals(input: BundleInput): SignalScan {
     if (!INFRA_SET.has(sig.class as InfraClass) || !isTrustedSignalFile(file)) continue;
     const cls = sig.class as InfraClass;
     // Setup output is where a missing agent binary shows; elsewhere "command not found" is the task's.
-      if (cls === 'agent.setup_failure' && !/^harbor\/agent\/setup\//.test(file)) continue;
+    // Exit 127/126 of the agent's own command (in the recorded exception's message) says the same wherever it is.
+    if (cls === 'agent.setup_failure' && !/^harbor\/agent\/setup\//.test(file) && sig.rule.id !== 'agent.command_exit_127') continue;
     const list = byClass.get(cls) ?? [];
     list.push({ file, line: sig.line, text: trimLine(sig.text), rule: sig.rule.id });
     byClass.set(cls, list);
@@ -275,7 +276,10 @@ export function decideHarborTrial(input: BundleInput, fromLogs: Diagnosis): Diag
     }
     if (cls === 'outcome.agent_timeout') {
       if (!hasReward) return diag('verifier.failure', 0.7, ev, fromLogs, `${exc} was recorded and the verifier then produced no reward.`);
-      return diag('outcome.agent_timeout', 0.85, ev, fromLogs, stepNote);
+      // The agent's own log stopping mid-step (no final state, result event or saved trajectory) is the
+      // timeout seen from the agent's side: shown beside Harbor's record of it.
+      const cut = fromLogs.evidence.filter((e) => e.rule === 'agent.loop_cut' && isTrustedSignalFile(e.file));
+      return diag('outcome.agent_timeout', cut.length ? 0.9 : 0.85, [...ev, ...cut], fromLogs, [cut.length ? "The agent's log stops mid-step: it was still working when its time ran out." : '', stepNote].filter(Boolean).join(' '));
     }
     if (cls === 'unknown') {
       return diag('unknown', 0.5, ev, fromLogs, 'The trial was cancelled (the job was interrupted, or under rLLM its session timeout fired): it has no score and is not an infrastructure failure either.');

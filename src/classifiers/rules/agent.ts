@@ -75,6 +75,20 @@ export const agentRules = defineRules([
     hint: "The agent's log ends mid-step (no final state, result event or saved trajectory after its last action) with no error behind it: it was still working when the harness's time limit stopped it. A valid outcome, not an infrastructure failure; raise the agent timeout only if the task calls for it.",
   },
   {
+    // Harbor runs an installed agent as `set -o pipefail; <agent cli> … | tee /logs/agent/<agent>.txt`
+    // (agents/installed/base.py exec_as_agent) and reports a failure as "Command failed (exit N): <command>"
+    // (_classify_exec_error). With pipefail, 127 is the shell's "command not found" and 126 "not executable"
+    // for a command of that pipeline: the agent CLI (or its interpreter) is not installed in the sandbox.
+    id: 'agent.command_exit_127',
+    class: 'agent.setup_failure',
+    patterns: [/\bCommand failed \(exit 12[67]\): /],
+    strength: 55,
+    sections: ['log', 'agent', 'result'],
+    extract: (line) => ({ command: /\bCommand failed \(exit 12[67]\): (\S{1,80})/.exec(line)?.[1] ?? null }),
+    why: "the shell could not run the agent's command (exit 127: not found, 126: not executable)",
+    hint: "The agent CLI is not installed where the harness runs it (exit 127 is the shell's \"command not found\"): its install step failed or put it off PATH; read agent/setup output, pin the agent version and retry. The trial has no score.",
+  },
+  {
     id: 'agent.npm_install_error',
     class: 'agent.setup_failure',
     patterns: [/^npm (?:error|ERR!) code (E[A-Z0-9]{2,20})\b/],

@@ -7,6 +7,8 @@ export const buildRules = defineRules([
     class: 'image.build_failure',
     patterns: [
       /failed to solve:/,
+      // BuildKit before v0.11 ("failed to solve with frontend dockerfile.v0: failed to create LLB definition: …").
+      /failed to solve with frontend /,
       /executor failed running/,
       /did not complete successfully: exit code: \d+/,
       /The command '[^']{0,2000}' returned a non-zero code: \d+/,
@@ -20,7 +22,13 @@ export const buildRules = defineRules([
       // BuildKit's progress output: "ERROR [trainer 3/7] RUN pip install …", "ERROR [internal] load metadata for …".
       /^(?:#\d+ )?ERROR \[[\w .\/-]{1,120}\] /,
       /[Ee]rror: creating build container: /,
+      // buildah before 1.27 ("error creating build container: …") and since ("building at STEP \"RUN …\": …").
+      /\berror creating build container: /,
+      /\b[Bb]uilding at STEP "[^"]{1,300}": /,
     ],
+    // A build that could not reach its registry failed on the network (the maintainers' reading, e.g.
+    // docker/buildx#507 "dial tcp …: i/o timeout" resolving the base image): the network rule names it.
+    unless: [/dial tcp[^\n]{0,200}(?:i\/o timeout|connect: connection refused|connect: network is unreachable|no such host)|TLS handshake timeout|Temporary failure in name resolution/],
     strength: 75,
     why: 'a container image build step failed',
     hint: 'The image build failed: the first failing RUN step and its output are the cause (package mirror or network during apt/pip, a changed upstream dependency, BuildKit cache state). Retry with --no-cache to rule out cache corruption.',

@@ -62,6 +62,10 @@ export const FACT_RULES: FactRule[] = [
   fact({ rule: 'k8s.unschedulable', on: 'k8s-event', when: (s) => s.reason === 'FailedScheduling', text: (s) => `${s.type} ${s.reason} (Pod ${s.pod})` }),
   fact({ rule: 'k8s.container_start', on: 'k8s-event', when: (s) => CONTAINER_START_REASONS.has(s.reason), text: (s) => `${s.type} ${s.reason} (Pod ${s.pod})` }),
   fact({ rule: 'host.oom_killer', on: 'k8s-event', when: (s) => s.reason === 'OOMKilling', text: (s) => `${s.type} ${s.reason} (Pod ${s.pod})` }),
+  // Scheduler preemption (event Preempted), taint eviction (TaintManagerEviction), the kubelet admitting a
+  // critical Pod (Pod reason Preempting): the Pod was taken away from outside.
+  fact({ rule: 'k8s.preempted', on: 'k8s-event', when: (s) => s.reason === 'Preempted' || s.reason === 'TaintManagerEviction', text: (s) => `${s.type} ${s.reason} (Pod ${s.pod})` }),
+  fact({ rule: 'k8s.preempted', on: 'pod', when: (s) => s.reason === 'Preempting', text: (s) => `Pod ${s.pod}: ${s.reason}` }),
 
   // Progress tracker (progress.ts): an agent's loop that stops mid-step, near the end of its section, with no
   // end of its own and no crash after it; a test session that never printed its summary.

@@ -73,7 +73,8 @@ export const HARBOR_EXCEPTIONS: readonly HarborExceptionRow[] = [
   { type: 'OutputLengthExceededError', since: '0.3', source: 'llms/base.py', default: 'gateway.4xx', overriddenBy: [] },
   // agents/installed/base.py: the agent CLI exited nonzero. ≥ 0.17 names the API trouble by the LAST of
   // ERROR_PATTERNS matching its output; the bare type means none matched.
-  { type: 'NonZeroAgentExitCodeError', since: '0.3', source: INSTALLED, default: 'by_reward', overriddenBy: AGENT_PHASE },
+  // Exit 127/126 of the agent's command (not installed) is the agent's setup, not its work.
+  { type: 'NonZeroAgentExitCodeError', since: '0.3', source: INSTALLED, default: 'by_reward', overriddenBy: [...AGENT_PHASE, 'agent.setup_failure'] },
   { type: 'ApiError', since: '0.17', source: INSTALLED, default: 'gateway.5xx', overriddenBy: API_ANY },
   { type: 'ApiRateLimitError', since: '0.17', source: INSTALLED, default: 'gateway.4xx', overriddenBy: [] },
   { type: 'ApiUsageLimitError', since: '0.17', source: INSTALLED, default: 'gateway.4xx', overriddenBy: [] },

@@ -9,7 +9,16 @@ export const k8sRules = defineRules([
   {
     id: 'k8s.image_pull',
     class: 'sandbox.failure',
-    patterns: [/\b(?:ImagePullBackOff|ErrImagePull|ErrImageNeverPull|InvalidImageName|ImageInspectError|RegistryUnavailable|SignatureValidationFailed)\b/, /Back-off pulling image|Failed to pull image/, /pull access denied|manifest unknown/],
+    patterns: [
+      /\b(?:ImagePullBackOff|ErrImagePull|ErrImageNeverPull|InvalidImageName|ImageInspectError|RegistryUnavailable|SignatureValidationFailed)\b/,
+      /Back-off pulling image|Failed to pull image/,
+      // The registry's own answers (docker/distribution errcode: MANIFEST_UNKNOWN "manifest unknown", DENIED;
+      // Docker Hub's pull rate limit "toomanyrequests: You have reached your pull rate limit").
+      /pull access denied|manifest unknown/,
+      /\btoomanyrequests: You have reached your pull rate limit|\bTOOMANYREQUESTS: /,
+    ],
+    // The same registry answers inside an image build's own error line are that build failing (its base image).
+    unless: [/failed to solve|^error building image: |While performing build|Unable to build from|building at STEP|creating build container: /],
     strength: 76,
     why: 'the container image could not be pulled',
     hint: 'The image could not be pulled: check the image name and tag, that it exists in that registry, and the imagePullSecrets / registry credentials.',
@@ -87,10 +96,39 @@ export const k8sRules = defineRules([
   {
     id: 'k8s.crashloop',
     class: 'sandbox.failure',
-    patterns: [/\bCrashLoopBackOff\b|Back-off restarting failed container/],
+    patterns: [
+      /\bCrashLoopBackOff\b|Back-off restarting failed container/,
+      // The Job controller giving up on a Job whose Pods kept failing (pkg/controller/job: reason
+      // BackoffLimitExceeded, "Job has reached the specified backoff limit"): the Pods' own failure is the cause.
+      /\bBackoffLimitExceeded\b|Job has reached the specified backoff limit/,
+    ],
     strength: 30,
-    why: 'a container keeps crashing and is being restarted',
+    why: 'a container keeps crashing and is being restarted (or its Job gave up after its retries)',
     hint: "The container keeps crashing: its own previous log (kubectl logs --previous) has the cause.",
+  },
+  {
+    // A Pod that went away under the run: the scheduler preempted it for a higher-priority Pod
+    // (pkg/scheduler/framework/preemption: event reason Preempted, "Preempted by pod <uid> on node <node>"), or
+    // the taint-eviction controller deleted it from a node that got a NoExecute taint (not ready, unreachable:
+    // pkg/controller/tainteviction, event TaintManagerEviction "Marking for deletion Pod <ns/name>"), or the
+    // kubelet evicted it to admit a critical Pod (pkg/kubelet/preemption: reason Preempting, "Preempted in
+    // order to admit critical pod").
+    id: 'k8s.preempted',
+    class: 'host.killed',
+    patterns: [/\bPreempted by pod \S{1,64} on node \S{1,253}/, /\bMarking for deletion Pod \S{1,253}/, /\bPreempted in order to admit critical pod\b/],
+    strength: 80,
+    why: 'Kubernetes took the Pod away from outside: preempted for a higher-priority Pod, or deleted from a node that went NotReady',
+    hint: "The Pod was stopped by Kubernetes, not by the run: a higher-priority Pod preempted it (give the job a PriorityClass or a reserved node pool) or its node became NotReady/unreachable and the Pod was evicted from it (check the node's conditions and events). Retry the run; nothing in it failed.",
+  },
+  {
+    // A sandbox that vanished while a harness talked to it: kubectl/kube API answering NotFound for the
+    // Pod, or an exec into a container that is gone (client-go remotecommand "unable to upgrade connection").
+    id: 'k8s.pod_gone',
+    class: 'sandbox.failure',
+    patterns: [/Error from server \(NotFound\): pods "[^"]{1,253}" not found/, /unable to upgrade connection: (?:container not found|pod does not exist)/],
+    strength: 66,
+    why: 'the sandbox Pod or its container was gone when the harness tried to use it',
+    hint: 'The sandbox Pod was deleted or its container went away mid-run (eviction, node loss, a cleanup that ran too early): read the Pod events for who deleted it, then retry the trial.',
   },
   {
     // The kubelet's probe events (reason Unhealthy): a failing liveness probe gets the container killed and
