@@ -251,3 +251,24 @@ describe('docker inspect prints OOMKilled for every container', () => {
     expect(classifyText('            "OOMKilled": true,\n            "Dead": false,\n            "Pid": 0,\n            "ExitCode": 137,').class).toBe('host.oom');
   });
 });
+
+describe('SIGTERM from outside (exit 143) is a kill of unknown origin, below any failure', () => {
+  it('the run exiting on SIGTERM, as the manifest records it, with nothing else', () => {
+    expect(classifyFiles({ 'logs/stdout.log': 'step 1200 loss 1.93\n' }, { exit: { code: 143, signal: 'SIGTERM' } }).class).toBe('host.killed');
+    expect(classifyFiles({ 'logs/stdout.log': 'step 1200 loss 1.93\n' }, { exit: { code: 0, signal: null } }).class).toBe('unknown');
+  });
+  it('a failure of the run that made the launcher terminate the others wins', () => {
+    const log = [
+      'Traceback (most recent call last):',
+      '  File "train.py", line 10, in <module>',
+      "KeyError: 'labels'",
+      'W1201 10:00:00.000000 811 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 2372 closing signal SIGTERM',
+      'E1201 10:00:01.000000 811 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) local_rank: 0 (pid: 2371) of binary: /usr/bin/python',
+      '[1]: exitcode: -15 (pid: 2372) traceback: Signal 15 (SIGTERM) received by PID 2372',
+    ].join('\n');
+    expect(classifyText(log).class).toBe('user.code_error');
+  });
+  it('with memory evidence in the bundle the kill is the memory pressure (kubelet eviction sends SIGTERM first)', () => {
+    expect(classifyText('  Message:  The node was low on resource: memory. Threshold quantity: 100Mi, available: 51200Ki.\n      Exit Code:    143').class).toBe('host.oom');
+  });
+});

@@ -81,6 +81,10 @@ export const cudaRules = defineRules([
       /torch(?:\.cuda)?\.OutOfMemoryError/,
       /CUDA error: out of memory/,
       /HIP out of memory/,
+      // The other accelerators' caching allocators in PyTorch: MPSAllocator.mm "MPS backend out of memory
+      // (MPS allocated: …, other allocations: …, max allowed: …)", XPUCachingAllocator "XPU out of memory.
+      // Tried to allocate …", torch_npu "NPU out of memory. Tried to allocate …".
+      /MPS backend out of memory|\b[XN]PU out of memory\. Tried to allocate/,
       /cudaErrorMemoryAllocation/,
       /CU(?:BLAS|DNN)_STATUS_ALLOC_FAILED/,
       /CUDA_ERROR_OUT_OF_MEMORY/,

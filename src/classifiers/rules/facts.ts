@@ -35,6 +35,7 @@ const AGENT_LOOP_TAIL_LINES = 200;
 const STARTING = new Set(['ContainerCreating', 'PodInitializing', '']);
 
 const SIGKILL_EXIT = (code: number | null, signal: string | null): boolean => code === 137 || /^(SIGKILL|9|KILL)$/i.test(signal ?? '');
+const SIGTERM_EXIT = (code: number | null, signal: string | null): boolean => code === 143 || /^(SIGTERM|15|TERM)$/i.test(signal ?? '');
 
 const containerText = (s: SignalOf<'container'>): string =>
   `${s.init ? 'init container' : 'container'} ${s.container} ${s.state}: ${s.reason}${s.exitCode !== null ? ` (exit code ${s.exitCode})` : ''}${s.message ? ` ${s.message.slice(0, 300)}` : ''}${s.init ? ' (Init: the Pod never started)' : ''}`;
@@ -42,6 +43,8 @@ const containerText = (s: SignalOf<'container'>): string =>
 export const FACT_RULES: FactRule[] = [
   fact({ rule: 'host.sigkill_worker', on: 'exit', when: (s) => SIGKILL_EXIT(s.code, s.signal), text: (s) => `process exited with SIGKILL (exit code ${s.code ?? 137})` }),
   fact({ rule: 'host.sigkill_worker', on: 'worker-exit', when: (s) => s.errorCode === -9 || s.errorCode === 137, text: (s) => `worker exited with SIGKILL (error code ${s.errorCode})` }),
+  fact({ rule: 'host.sigterm', on: 'exit', when: (s) => !SIGKILL_EXIT(s.code, s.signal) && SIGTERM_EXIT(s.code, s.signal), text: (s) => `process exited with SIGTERM (exit code ${s.code ?? 143})` }),
+  fact({ rule: 'host.sigterm', on: 'worker-exit', when: (s) => s.errorCode === -15 || s.errorCode === 143, text: (s) => `worker exited with SIGTERM (error code ${s.errorCode})` }),
 
   fact({ rule: 'host.oom_killer', on: 'container', when: (s) => s.reason === 'OOMKilled', text: containerText }),
   fact({ rule: 'host.sigkill_worker', on: 'container', when: (s) => s.exitCode === 137, text: containerText }),

@@ -132,6 +132,9 @@ export const hostRules = defineRules([
       // c10/core/impl/alloc_cpu.cpp on Windows/macOS ("DefaultCPUAllocator: not enough memory: you tried to
       // allocate 1073741824 bytes."); the JVM's heap (PySpark, Ray's Java workers): java.lang.OutOfMemoryError.
       /DefaultCPUAllocator: (?:can't allocate memory|not enough memory)/,
+      // Windows ERROR_COMMITMENT_LIMIT (1455) "The paging file is too small for this operation to complete":
+      // the commit charge (RAM + page file) is used up, typically by DataLoader workers each loading torch's DLLs.
+      /\[WinError 1455\]|The paging file is too small for this operation to complete/,
       /java\.lang\.OutOfMemoryError: (?:Java heap space|GC overhead limit exceeded|Direct buffer memory|Metaspace|Requested array size exceeds VM limit)/,
     ],
     unless: [/\bexcept\b/],
@@ -169,6 +172,27 @@ export const hostRules = defineRules([
     strength: 40,
     why: 'a process was SIGKILLed and nothing in the bundle says why',
     hint: 'A process was killed from outside (SIGKILL) and no memory evidence says the OOM killer did it: check dmesg / journalctl -k for "Killed process" (OOM killer), the scheduler for a time limit or preemption (sacct, kubectl describe pod / events), and node drains.',
+  },
+  {
+    // SIGTERM (exit 143) from outside: the shell's job status "45678 Terminated  python train.py",
+    // torchelastic "failed (exitcode: -15)" / "Signal 15 (SIGTERM) received by PID", systemd
+    // "code=killed, status=15/TERM", CPython's "died with <Signals.SIGTERM: 15>". A scheduler, an
+    // orchestrator or an operator stopping the run. Launchers SIGTERM the other ranks after one fails
+    // (torchelastic's "Sending process … closing signal SIGTERM", then "[1]: exitcode: -15" in its failure
+    // list), so it sits below every failure, a bare user traceback included: it decides only alone.
+    id: 'host.sigterm',
+    class: 'host.killed',
+    patterns: [
+      /^(?:.{0,200}\s)?\d+\s+Terminated\s+\S/,
+      /exitcode\s*:\s*-15\b/,
+      /Signal 15 \(SIGTERM\) received by PID/,
+      /Main process exited, code=killed, status=15\/TERM/,
+      /died with <Signals\.SIGTERM: 15>|terminated with signal SIGTERM/,
+      /(?:exit(?:ed with)? (?:code|status)|Exit Code:?|[Ee]xitCode"?:)\s*143\b/,
+    ],
+    strength: 15,
+    why: 'the process was terminated (SIGTERM, exit 143) from outside and nothing in the bundle says why',
+    hint: 'The run was sent SIGTERM from outside (exit 143): look at what stops jobs on this host: the batch scheduler (time limit, preemption, scancel: sacct -j), Kubernetes (Pod deletion, eviction, a failing liveness probe: kubectl get events), an outer `timeout`, or an orchestrator tearing the job down after another component failed.',
   },
   {
     // Someone outside the run ended it and said so: a batch scheduler's time limit, preemption or cancel
