@@ -26,6 +26,7 @@ const suites: Record<string, () => Promise<Bench>> = {
   triage: async () => (await import('./triage.js')).benchTriage,
   ingest: async () => (await import('./ingest.js')).benchIngest,
   harbor: async () => (await import('./harbor.js')).benchHarbor,
+  redact: async () => (await import('./redact.js')).benchRedact,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
