@@ -5,9 +5,10 @@
 //  - prefilteredPipeline: one prefilter pass (prefilter.ts) finds every anchor; a rule whose
 //    anchors are absent is skipped, since it cannot change anything; a rule whose matches never
 //    span a line runs on the lines holding its anchors only; key-value tries its pattern only where
-//    one of its words is. After a rule changed the text, the anchors are found again.
+//    the key holding a secret word ends. After a rule changed the text, the anchors are found
+//    again around its edits only.
 import { Prefilter, type AnchorSpec, type Hits } from './prefilter.js';
-import { applyLiterals, applyRule, redactKeyValues, replacer, RULES, type Rule } from './rules.js';
+import { applyLiterals, applyRule, redactKeyValues, replacer, RULES, type Edit, type Rule } from './rules.js';
 
 export function referencePipeline(input: string, litRe: RegExp | null): { text: string; count: number } {
   let count = 0;
@@ -33,9 +34,9 @@ const SECRET_WORDS: AnchorSpec[] = [
   ...['key', 'token', 'secret', 'passw', 'pwd', 'credential', '_pat', '-pat'].map((t) => ({ name: t, text: t, ci: true })),
   ...['_PASS', '-PASS', '_AUTH', '-AUTH'].map((t) => ({ name: t, text: t, ci: false })),
 ];
-// Key-value's words (KV_HIT in rules.ts): its pattern can match only where one of them starts.
-const KV_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'credential', '_pat', 'auth', 'value', 'data'];
-const KV_PREFILTER = new Prefilter(KV_WORDS.map((t) => ({ name: t, text: t, ci: true })));
+// The lengths of key-value's words (KV_HIT in rules.ts: pwd, key, pass, _pat, auth, data, token,
+// value, secret, passwd, password, credential, credentials).
+const KV_WORD_LENGTHS = [3, 4, 5, 6, 8, 10, 11];
 
 const STATIC_ANCHORS: AnchorSpec[] = [
   ...['PRIVATE KEY', 'client-key-data', 'token-data', 'mysql', 'password', 'login'].map((t) => ({ name: t, text: t, ci: false })),
@@ -45,11 +46,19 @@ const STATIC_ANCHORS: AnchorSpec[] = [
   ...SECRET_WORDS.map((a) => ({ ...a, name: `secret word ${a.text}` })),
 ];
 
+/** One version of the text: its length and its char codes (latin1: bytes). */
+interface Text {
+  length: number;
+  at(i: number): number;
+}
+const bytesText = (b: Uint8Array): Text => ({ length: b.length, at: (i) => b[i] });
+const stringText = (s: string): Text => ({ length: s.length, at: (i) => s.charCodeAt(i) });
+
 const isAlnum = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 const lower = (c: number) => (c >= 0x41 && c <= 0x5a ? c + 32 : c);
-function bytesAre(b: Uint8Array, p: number, text: string, ci: boolean): boolean {
-  if (p < 0 || p + text.length > b.length) return false;
-  for (let k = 0; k < text.length; k++) if ((ci ? lower(b[p + k]) : b[p + k]) !== text.charCodeAt(k)) return false;
+function textIs(t: Text, p: number, text: string, ci: boolean): boolean {
+  if (p < 0 || p + text.length > t.length) return false;
+  for (let k = 0; k < text.length; k++) if ((ci ? lower(t.at(p + k)) : t.at(p + k)) !== text.charCodeAt(k)) return false;
   return true;
 }
 
@@ -60,17 +69,17 @@ function bytesAre(b: Uint8Array, p: number, text: string, ci: boolean): boolean 
  * key's `token`. The exceptions follow isSecretKey's patterns: upper-case names that hold
  * SECRET, PASSWORD or API_KEY anywhere, `clientKeyData`, FDIAG_TOKENS, CREDENTIALS.
  */
-function secretWordCounts(word: string, b: Uint8Array, p: number): boolean {
+function secretWordCounts(word: string, b: Text, p: number): boolean {
   const end = p + word.length;
-  const next = end < b.length ? b[end] : -1;
+  const next = end < b.length ? b.at(end) : -1;
   if (next < 0 || !isAlnum(next) || word === 'credential' || word === 'passw') return true;
   switch (word) {
     case 'key':
-      return bytesAre(b, p, 'KEY', false) || bytesAre(b, end, 'data', true);
+      return textIs(b, p, 'KEY', false) || textIs(b, end, 'data', true);
     case 'secret':
-      return bytesAre(b, p, 'SECRET', false);
+      return textIs(b, p, 'SECRET', false);
     case 'token':
-      return (next === 0x53 || next === 0x73) && (bytesAre(b, p - 5, 'fdiag', true) || (bytesAre(b, p - 6, 'fdiag', true) && (b[p - 1] === 0x5f || b[p - 1] === 0x2d)));
+      return (next === 0x53 || next === 0x73) && (textIs(b, p - 5, 'fdiag', true) || (textIs(b, p - 6, 'fdiag', true) && (b.at(p - 1) === 0x5f || b.at(p - 1) === 0x2d)));
     default:
       return false;
   }
@@ -93,7 +102,53 @@ export class PrefilterPlan {
   }
 
   scan(b: Uint8Array): Scan {
-    return new Scan(this, this.prefilter.scan(b), b);
+    return new Scan(this, this.prefilter.scan(b), bytesText(b));
+  }
+
+  /**
+   * The anchors of `s`, the text `edits` (in the old text's offsets, ascending) made of the one
+   * `old` was found in: old hits away from every edit, shifted; the bytes around each edit scanned
+   * again. An anchor that starts more than the longest anchor (and the few bytes a secret word's
+   * check reads) before or after an edit did not change.
+   */
+  rescan(old: Hits, s: string, edits: readonly Edit[]): Scan {
+    const margin = this.prefilter.maxLen + 8;
+    const dropped: [number, number][] = []; // old offsets whose hits may have changed
+    const zones: [number, number][] = []; // the same stretches in the new text
+    const shifts: [number, number][] = []; // [old offset from which, delta]
+    let delta = 0;
+    for (const [start, end, length] of edits) {
+      const union = (list: [number, number][], from: number, to: number) => {
+        const last = list[list.length - 1];
+        if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+        else list.push([from, to]);
+      };
+      union(dropped, start - margin, end + margin);
+      union(zones, Math.max(0, start + delta - margin), Math.min(s.length, start + delta + length + margin));
+      delta += length - (end - start);
+      shifts.push([end, delta]);
+    }
+    const hits: Hits = old.map((list) => {
+      const out: number[] = [];
+      let k = 0;
+      let d = 0;
+      let z = 0;
+      for (const p of list) {
+        while (z < dropped.length && dropped[z][1] <= p) z++;
+        if (z < dropped.length && p >= dropped[z][0]) continue;
+        while (k < shifts.length && shifts[k][0] <= p) d = shifts[k++][1];
+        out.push(p + d);
+      }
+      return out;
+    });
+    for (const [from, to] of zones) {
+      const found = this.prefilter.scan(Buffer.from(s.slice(from, Math.min(s.length, to + this.prefilter.maxLen)), 'latin1'));
+      found.forEach((list, i) => {
+        for (const p of list) if (from + p < to) hits[i].push(from + p);
+      });
+    }
+    for (const h of hits) h.sort((a, b) => a - b);
+    return new Scan(this, hits, stringText(s));
   }
 
   hitsOf(hits: Hits, name: string): readonly number[] {
@@ -110,12 +165,11 @@ export class PrefilterPlan {
 /** The anchors found in one version of the text. */
 class Scan {
   private secretWordHits: number[] | null = null;
-  private kvHits: Hits | null = null;
 
   constructor(
     private readonly plan: PrefilterPlan,
-    private readonly hits: Hits,
-    private readonly bytes: Uint8Array,
+    readonly hits: Hits,
+    private readonly text: Text,
   ) {}
 
   of(name: string): readonly number[] {
@@ -130,17 +184,10 @@ class Scan {
   secretWords(): readonly number[] {
     if (!this.secretWordHits) {
       const out: number[] = [];
-      for (const w of SECRET_WORDS) for (const p of this.of(`secret word ${w.text}`)) if (secretWordCounts(w.text, this.bytes, p)) out.push(p);
+      for (const w of SECRET_WORDS) for (const p of this.of(`secret word ${w.text}`)) if (secretWordCounts(w.text, this.text, p)) out.push(p);
       this.secretWordHits = out.sort((a, b) => a - b);
     }
     return this.secretWordHits;
-  }
-
-  /** Occurrences of key-value's words (found on first use: only texts with a secret word need them). */
-  kv(word?: string): readonly number[] {
-    this.kvHits ??= KV_PREFILTER.scan(this.bytes);
-    if (word !== undefined) return this.kvHits[KV_WORDS.indexOf(word)];
-    return this.kvHits.flat().sort((a, b) => a - b);
   }
 
   /** Could nothing at all change? (checked before the text is decoded) */
@@ -160,11 +207,25 @@ const KV_AFTER_KEY = /["']?\s*[:=]/y;
  * that key-value redacts is a run of KV_KEY_CHAR ending in one of its words and followed by
  * `["']?\s*[:=]`; the secret word that makes it secret lies in that run.
  */
-function kvKeyEndsAt(s: string, p: number): boolean {
+function kvKeyEnd(s: string, p: number): number {
   let e = p;
   while (e < s.length && KV_KEY_CHAR.test(s[e])) e++;
   KV_AFTER_KEY.lastIndex = e;
-  return KV_AFTER_KEY.test(s);
+  return KV_AFTER_KEY.test(s) ? e : -1;
+}
+
+/**
+ * Where key-value's pattern can match so as to redact: at one of its words ending a key that holds
+ * a secret word. Elsewhere a match redacts nothing and moves its scan past no other word's start
+ * (none of its words starts inside another's match), so trying these alone gives the same output.
+ */
+function kvStarts(s: string, secretWords: readonly number[]): number[] {
+  const out = new Set<number>();
+  for (const p of secretWords) {
+    const e = kvKeyEnd(s, p);
+    if (e >= 0) for (const len of KV_WORD_LENGTHS) if (e - len >= 0) out.add(e - len);
+  }
+  return [...out].sort((a, b) => a - b);
 }
 
 function lineAt(s: string, p: number): [number, number] {
@@ -176,10 +237,15 @@ function lineAt(s: string, p: number): [number, number] {
 /** The positions of `rule`'s anchors in this text; empty when the rule cannot change it. */
 function gatePositions(rule: Rule, scan: Scan, s: string): readonly number[] {
   const g = rule.gate;
-  if (g.needs && g.needs.some((n) => scan.kv(n).length === 0)) return [];
+  const at = anchorPositions(g, scan, s);
+  if (at.length && g.needs && g.needs.some((n) => !s.includes(n))) return [];
+  return at;
+}
+
+function anchorPositions(g: Rule['gate'], scan: Scan, s: string): readonly number[] {
   if (g.anchors[0] === 'secret-key') {
     const words = scan.secretWords();
-    if (g.scope === 'kv') return words.filter((p) => kvKeyEndsAt(s, p));
+    if (g.scope === 'kv') return kvStarts(s, words);
     if (!g.keyLine) return words;
     const out: number[] = [];
     let lineEnd = -1;
@@ -199,9 +265,8 @@ function gatePositions(rule: Rule, scan: Scan, s: string): readonly number[] {
 }
 
 /** A rule whose matches never span a line, run on the lines holding `positions` (ascending). */
-function applyOnLines(rule: Extract<Rule, { re: RegExp }>, s: string, positions: readonly number[]): { text: string; count: number } {
+function applyOnLines(rule: Extract<Rule, { re: RegExp }>, s: string, positions: readonly number[], edits: Edit[]): { text: string; count: number } {
   let count = 0;
-  const cb = replacer(rule, () => count++);
   const pieces: string[] = [];
   let last = 0;
   let lineEnd = -1;
@@ -211,7 +276,7 @@ function applyOnLines(rule: Extract<Rule, { re: RegExp }>, s: string, positions:
     lineEnd = b;
     const line = s.slice(a, b);
     rule.re.lastIndex = 0;
-    const out = line.replace(rule.re, cb);
+    const out = line.replace(rule.re, replacer(rule, () => count++, edits, a));
     if (out !== line) {
       pieces.push(s.slice(last, a), out);
       last = b;
@@ -231,19 +296,21 @@ export function prefilteredPipeline(bytes: Uint8Array, plan: PrefilterPlan, litR
   if (scan.nothing()) return null;
   let s = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
   let count = 0;
-  const changed = (out: { text: string; count: number }) => {
+  const step = (run: (edits: Edit[]) => { text: string; count: number }) => {
+    const edits: Edit[] = [];
+    const out = run(edits);
     count += out.count;
-    if (out.text === s) return;
+    if (!edits.length) return;
     s = out.text;
-    scan = plan.scan(Buffer.from(s, 'latin1'));
+    scan = plan.rescan(scan.hits, s, edits);
   };
-  if (litRe && scan.literals()) changed(applyLiterals(litRe, s));
+  if (litRe && scan.literals()) step((edits) => applyLiterals(litRe, s, edits));
   for (const rule of RULES) {
     const at = gatePositions(rule, scan, s);
     if (!at.length) continue;
-    if (rule.gate.scope === 'kv') changed(redactKeyValues(s, scan.kv()));
-    else if (rule.gate.scope === 'line' && 're' in rule) changed(applyOnLines(rule, s, at));
-    else changed(applyRule(rule, s));
+    if (rule.gate.scope === 'kv') step((edits) => redactKeyValues(s, at, edits));
+    else if (rule.gate.scope === 'line' && 're' in rule) step((edits) => applyOnLines(rule, s, at, edits));
+    else step((edits) => applyRule(rule, s, edits));
   }
   return { text: s, count };
 }

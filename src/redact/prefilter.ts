@@ -55,7 +55,8 @@ export class Prefilter {
   readonly anchors: readonly AnchorSpec[];
   private readonly bytes: Uint8Array[];
   private readonly ci: Uint8Array;
-  private readonly maxLen: number;
+  /** The longest anchor's length. */
+  readonly maxLen: number;
   /** Pair (b0 | b1 << 8) → bucket id (0: none). */
   private readonly table = new Uint16Array(65536);
   /** Bucket id → its entries' range in `entries`. */
@@ -130,24 +131,12 @@ export class Prefilter {
       const words = n >>> 2;
       const u32 = new Uint32Array(b.buffer, b.byteOffset, words);
       const table = this.table;
-      const starts = this.bucketStart;
-      const e = this.entries;
       for (let j = 0; j < words; j++) {
         const w = u32[j];
-        if ((table[w & 0xffff] | table[w >>> 16]) === 0) continue;
-        for (let half = 0; half < 2; half++) {
-          const bucket = table[half ? w >>> 16 : w & 0xffff];
-          if (bucket === 0) continue;
-          const at = (j << 2) + (half << 1);
-          for (let k = starts[bucket], end = starts[bucket + 1]; k < end; k += 4) {
-            const q = at + e[k + 2];
-            if (q < 0 || q >= n) continue;
-            const quick = e[k + 3];
-            if ((quick & 256 ? FOLD[b[q]] : b[q]) !== (quick & 255)) continue;
-            const p = at - e[k + 1];
-            if (p >= 0 && this.matchAt(b, e[k], p)) hits[e[k]].push(p);
-          }
-        }
+        const lo = table[w & 0xffff];
+        if (lo !== 0) this.check(b, lo, j << 2, hits);
+        const hi = table[w >>> 16];
+        if (hi !== 0) this.check(b, hi, (j << 2) + 2, hits);
       }
       covered = words << 2;
     }
@@ -167,6 +156,20 @@ export class Prefilter {
       }
     }
     return hits;
+  }
+
+  /** The entries of the bucket of the pair at `at`: one more byte inline, then the whole anchor. */
+  private check(b: Uint8Array, bucket: number, at: number, hits: Hits): void {
+    const e = this.entries;
+    const n = b.length;
+    for (let k = this.bucketStart[bucket], end = this.bucketStart[bucket + 1]; k < end; k += 4) {
+      const q = at + e[k + 2];
+      if (q < 0 || q >= n) continue;
+      const quick = e[k + 3];
+      if ((quick & 256 ? FOLD[b[q]] : b[q]) !== (quick & 255)) continue;
+      const p = at - e[k + 1];
+      if (p >= 0 && this.matchAt(b, e[k], p)) hits[e[k]].push(p);
+    }
   }
 
   private matchAt(b: Uint8Array, i: number, p: number): boolean {

@@ -87,7 +87,7 @@ function replacedPart(m: string, r: string): string {
  * What the prefilter (prefilter.ts, index.ts) must find before a rule runs. `anchors`: literals
  * one of which every match that changes text contains (names from index.ts's ANCHORS);
  * 'secret-key' stands for a secret word (key, token, pass…) where a key that isSecretKey accepts
- * could end, on a line that `keyLine` accepts. `needs`: key-value words that must also occur somewhere.
+ * could end, on a line that `keyLine` accepts. `needs`: literals that must also occur in the text.
  * `scope`: 'line' when no match spans a line break (the rule then runs on the lines holding an
  * anchor only), 'text' when it runs over the whole text, 'kv' for key-value's sticky hits.
  */
@@ -105,7 +105,7 @@ export type Rule =
       replace: (m: string, ...groups: string[]) => string | null; // null: leave as is
       gate: RuleGate;
     }
-  | { name: string; apply: (s: string) => { text: string; count: number }; gate: RuleGate };
+  | { name: string; apply: (s: string, edits?: Edit[]) => { text: string; count: number }; gate: RuleGate };
 
 const SECRET_KEY = ['secret-key'];
 const line = (...anchors: string[]): RuleGate => ({ anchors, scope: 'line' });
@@ -175,11 +175,11 @@ export const RULES: Rule[] = [
   {
     // W&B config.json style: "api_key": {"desc": null, "value": "…"}
     name: 'json-desc-value',
-    gate: { anchors: SECRET_KEY, keyLine: (l) => l.includes('"'), needs: ['value'], scope: 'text' },
+    gate: { anchors: SECRET_KEY, keyLine: (l) => l.includes('"'), needs: ['"value"'], scope: 'text' },
     re: /("([^"\n]{1,200})"\s*:\s*\{[^{}]{0,2000}?"value"\s*:\s*)("[^"\n]*"|[^\s,}]+)/g,
     replace: (_m, pre, key, val) => (isSecretKey(key) && !isPlaceholder(val.replace(/^"|"$/g, '')) ? `${pre}"${REDACTED}"` : null),
   },
-  { name: 'yaml-nested-secret', apply: (s) => redactYamlNested(s), gate: { anchors: SECRET_KEY, keyLine: (l) => YAML_KEY_LINE.test(l.replace(/\r$/, '')), scope: 'text' } },
+  { name: 'yaml-nested-secret', apply: (s, edits) => redactYamlNested(s, edits), gate: { anchors: SECRET_KEY, keyLine: (l) => YAML_KEY_LINE.test(l.replace(/\r$/, '')), scope: 'text' } },
   {
     // argv kept as a JSON or Python list (wandb-metadata.json "args"): "--password", "VALUE"
     name: 'argv-list-pair',
@@ -194,7 +194,7 @@ export const RULES: Rule[] = [
     re: /(^|\n)([ \t]*-[ \t]+["']?(-{1,2}[A-Za-z][A-Za-z0-9_.-]*)["']?[ \t]*\r?\n[ \t]*-[ \t]+)([^\n]+)/g,
     replace: (_m, nl, pre, flag, val) => (isSecretKey(flag) && !isPlaceholder(val.replace(/^["']|["']$/g, '')) ? `${nl}${pre}${REDACTED}` : null),
   },
-  { name: 'key-value', apply: (s) => redactKeyValues(s), gate: { anchors: SECRET_KEY, scope: 'kv' } },
+  { name: 'key-value', apply: (s, edits) => redactKeyValues(s, undefined, edits), gate: { anchors: SECRET_KEY, scope: 'kv' } },
   {
     // CLI flags: --api-key sk-…, --token=abc, --wandb_api_key abc, --db-password=-x… (a value may
     // start with one dash; after a space, "--next" is the next flag, not a value)
@@ -247,12 +247,18 @@ const ARGV_YAML_FLAG_LINE = /^[ \t]*-[ \t]+["']?-{1,2}[A-Za-z][A-Za-z0-9_.-]*["'
 export const YAML_KEY_LINE = /^([ \t]*)(?:-[ \t]+)?["']?([A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*:[ \t]*(?:#.*)?$/;
 const YAML_SCALAR_LINE = /^([ \t]*)(?:(-[ \t]+)|(["']?[A-Za-z_][A-Za-z0-9_.-]*["']?[ \t]*:[ \t]+))(.*\S)[ \t]*$/;
 
-export function redactYamlNested(s: string): { text: string; count: number } {
+/** An edit a rule made: [start, end) of the old text replaced by `length` chars. */
+export type Edit = [start: number, end: number, length: number];
+
+export function redactYamlNested(s: string, edits?: Edit[]): { text: string; count: number } {
   if (!/:[ \t]*\r?\n[ \t]/.test(s)) return { text: s, count: 0 };
   const lines = s.split('\n');
   let count = 0;
   let secretIndent = -1;
+  let next = 0;
   for (let i = 0; i < lines.length; i++) {
+    const at = next; // where lines[i] starts in s
+    next += lines[i].length + 1;
     const line = lines[i].replace(/\r$/, '');
     const indent = /^[ \t]*/.exec(line)![0].length;
     if (secretIndent >= 0) {
@@ -263,7 +269,9 @@ export function redactYamlNested(s: string): { text: string; count: number } {
           const val = m[4];
           if (!isPlaceholder(val.replace(/^["']|["']$/g, '')) && !val.startsWith('[REDACTED')) {
             keep(val.replace(/^["']|["']$/g, ''));
+            const was = lines[i].length;
             lines[i] = `${m[1]}${m[2] ?? m[3]}${REDACTED}${lines[i].endsWith('\r') ? '\r' : ''}`;
+            edits?.push([at, at + was, lines[i].length]);
             count++;
           }
         }
@@ -292,7 +300,7 @@ const IDENT = /[A-Za-z0-9_.-]/;
  * words, ascending; index.ts's prefilter finds them), tried as a sticky match in place of the
  * global scan: the same hits in the same order, so the same output.
  */
-export function redactKeyValues(s: string, starts?: readonly number[]): { text: string; count: number } {
+export function redactKeyValues(s: string, starts?: readonly number[], edits?: Edit[]): { text: string; count: number } {
   let out = '';
   let last = 0;
   let count = 0;
@@ -330,6 +338,7 @@ export function redactKeyValues(s: string, starts?: readonly number[]): { text: 
     keep(val);
     const repl = v[1] !== undefined ? `"${REDACTED}"` : v[2] !== undefined ? `'${REDACTED}'` : REDACTED;
     out += s.slice(last, valStart) + repl;
+    edits?.push([valStart, valStart + v[0].length, repl.length]);
     last = valStart + v[0].length;
     next = last;
     count++;
@@ -338,22 +347,29 @@ export function redactKeyValues(s: string, starts?: readonly number[]): { text: 
 }
 
 /** One rule over the whole text, as String.replace runs it. */
-export function applyRule(rule: Rule, s: string): { text: string; count: number } {
-  if ('apply' in rule) return rule.apply(s);
+export function applyRule(rule: Rule, s: string, edits?: Edit[]): { text: string; count: number } {
+  if ('apply' in rule) return rule.apply(s, edits);
   let count = 0;
   rule.re.lastIndex = 0;
-  const text = s.replace(rule.re, replacer(rule, () => count++));
+  const text = s.replace(rule.re, replacer(rule, () => count++, edits));
   return { text, count };
 }
 
-/** The String.replace callback of a regex rule; `counted` runs once per secret replaced. */
-export function replacer(rule: Extract<Rule, { re: RegExp }>, counted: () => void): (...args: unknown[]) => string {
+/**
+ * The String.replace callback of a regex rule; `counted` runs once per secret replaced, and each
+ * replacement goes to `edits` (offsets plus `base`: the text replace runs on starts there).
+ */
+export function replacer(rule: Extract<Rule, { re: RegExp }>, counted: () => void, edits?: Edit[], base = 0): (...args: unknown[]) => string {
   return (...args: unknown[]) => {
     const m = args[0] as string;
     const groups = args.slice(1, -2).map((g) => g as string);
     const r = rule.replace(m, ...groups);
     if (r === null || r === m) return m;
     counted();
+    if (edits) {
+      const at = base + (args[args.length - 2] as number);
+      edits.push([at, at + m.length, r.length]);
+    }
     if (harvestInto) keep(replacedPart(m, r));
     return r;
   };
@@ -364,11 +380,12 @@ export function literalPattern(latinLits: readonly string[]): RegExp | null {
   return latinLits.length ? new RegExp(latinLits.map(escapeRe).join('|'), 'g') : null;
 }
 
-export function applyLiterals(litRe: RegExp, s: string): { text: string; count: number } {
+export function applyLiterals(litRe: RegExp, s: string, edits?: Edit[]): { text: string; count: number } {
   let count = 0;
   litRe.lastIndex = 0;
-  const text = s.replace(litRe, () => {
+  const text = s.replace(litRe, (m: string, at: number) => {
     count++;
+    edits?.push([at, at + m.length, REDACTED.length]);
     return REDACTED;
   });
   return { text, count };

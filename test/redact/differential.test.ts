@@ -196,6 +196,34 @@ describe('what the prefilter rests on', () => {
       { numRuns: 500 },
     );
   });
+  it('after a rule edited the text, the anchors found around its edits are those of a whole new scan', () => {
+    const plan = new PrefilterPlan([tokenBody('lit', 12)]);
+    const chunk = fc.constantFrom('api_key: ', 'token', 'PRIVATE KEY', '@', 'sk-', 'ghp_', 'x', ' ', '\n', 'FDIAG_TOKENS', 'secret', '[REDACTED]', tokenBody('lit', 12));
+    const textArb = fc.array(chunk, { maxLength: 40 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(textArb, fc.array(fc.tuple(fc.nat(), fc.nat({ max: 30 }), fc.array(chunk, { maxLength: 3 }).map((a) => a.join(''))), { maxLength: 5 }), (text, raw) => {
+        // non-overlapping edits, ascending, in the old text's offsets
+        const edits: [number, number, number][] = [];
+        let out = '';
+        let last = 0;
+        for (const [at, len, repl] of [...raw].sort((a, b) => a[0] - b[0])) {
+          const start = text.length ? at % (text.length + 1) : 0;
+          if (start < last) continue;
+          const end = Math.min(text.length, start + len);
+          out += text.slice(last, start) + repl;
+          edits.push([start, end, repl.length]);
+          last = end;
+        }
+        out += text.slice(last);
+        const before = plan.scan(Buffer.from(text, 'latin1'));
+        const again = plan.rescan(before.hits, out, edits);
+        const whole = plan.scan(Buffer.from(out, 'latin1'));
+        expect(again.hits).toEqual(whole.hits);
+        expect(again.secretWords()).toEqual(whole.secretWords());
+      }),
+      { numRuns: 500 },
+    );
+  });
   it('every key name isSecretKey accepts holds a secret word the scan counts, whatever follows it', () => {
     const part = fc.constantFrom('api', 'API', 'key', 'Key', 'KEY', 'keys', 'KEYS', 'data', 'Data', '_', '-', '.', 'token', 'Token', 'TOKEN', 's', 'S', 'secret', 'Secret', 'SECRET', 'pass', 'PASS', 'word', 'WORD', 'wd', 'WD', 'pwd', 'PWD', 'Pwd', 'credential', 'CREDENTIAL', 'auth', 'AUTH', 'pat', 'PAT', 'client', 'CLIENT', 'access', 'ACCESS', 'private', 'PRIVATE', 'account', 'shared', 'fdiag', 'FDIAG', 'hf', 'HF', 'wandb', 'WANDB', 'bearer', 'refresh', 'session', 'x', 'X', '1', '\xdf', 'ACCE\xdf');
     const plan = new PrefilterPlan([]);
