@@ -241,11 +241,18 @@ export const configRules = defineRules([
     class: 'config.error',
     patterns: [
       /(?:required )?environment variable [`'"]?[A-Z][A-Z0-9_]{2,80}[`'"]? (?:is not set|must be set|is required|not found|expected, but not set)/i,
+      // The name first: "You must set the SENDGRID_KEY environment variable", "Missing OPENAI_API_KEY or
+      // OPENAI_ACCESS_TOKEN environment variable", "Please set the HF_TOKEN environment variable".
+      /\b(?:must set|[Mm]issing) (?:the )?[`'"$]?[A-Z][A-Z0-9_]{2,80}[`'"]?(?: (?:or|and) [`'"$]?[A-Z][A-Z0-9_]{2,80}[`'"]?)? (?:environment|env) variable/,
+      // A credential variable named as required: "CODEX_API_KEY is required.", "ANTHROPIC_API_KEY is not set".
+      /\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET)\b (?:is required|must be set)/,
       /KeyError: '(?:RANK|LOCAL_RANK|WORLD_SIZE|MASTER_ADDR|MASTER_PORT|LOCAL_WORLD_SIZE)'/,
       // os.environ[...] of an unset variable: upper-case names with an underscore or a settings suffix.
       /KeyError: '(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]*(?:KEY|TOKEN|SECRET|URL|HOST|PORT|HOME|PATH|DIR))'/,
       /\b\d+ validation errors? for [A-Za-z_]*(?:Config|Args|Arguments|Settings|Params)\b/,
     ],
+    // A warning that a variable is unset and a default is used instead is not the run failing.
+    unless: [/\b(?:WARN(?:ING)?|[Ww]arn(?:ing)?)\b|\busing (?:the )?default\b|\bdefaulting to\b|\bfalling back\b/],
     strength: 80,
     sections: RUN_LOG_ONLY,
     why: 'a required setting (environment variable or config field) is missing or invalid',
