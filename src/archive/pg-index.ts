@@ -44,6 +44,11 @@ export class PgFailureIndex implements FailureIndex {
     this.reader = { dialect: postgresDialect, all: async <T>(q: string, params: readonly unknown[] = []) => (await pool.query(numberedPlaceholders(q), params as unknown[])).rows as T[] };
   }
 
+  /** The connection pool, for tests that check stored rows directly. */
+  get pool() {
+    return this.db.$client;
+  }
+
   static async open(url: string): Promise<PgFailureIndex> {
     return new PgFailureIndex(await openPg(url));
   }

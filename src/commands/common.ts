@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { isPostgresUrl } from '../db/pg-client.js';
 
 /**
  * Archive locations shared by serve, ingest, query, reclassify and harbor import (DESIGN §3):
@@ -10,6 +12,19 @@ export function archivePaths(opts: { db?: string; data?: string; blobs?: string 
   const dbFile = opts.db || process.env.FDIAG_DB || join(dataDir, 'fdiag.db');
   const blobs = opts.blobs || process.env.FDIAG_BLOBS || undefined;
   return { dbFile, dataDir, ...(blobs ? { blobs } : {}) };
+}
+
+/**
+ * Is there an archive to read? A reading command must not create a SQLite file where there is none;
+ * a PostgreSQL database is there by its URL (opening it brings the schema up to date).
+ */
+export function archiveExists(dbFile: string): boolean {
+  return isPostgresUrl(dbFile) || existsSync(dbFile);
+}
+
+/** A postgres:// URL without its password, for messages (a file path is unchanged). */
+export function redactUrl(s: string): string {
+  return s.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
 }
 
 /** A one-line progress counter on a terminal; silent when stderr is piped or JSON is asked for. */

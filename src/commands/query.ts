@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { openArchive } from '../archive/index.js';
 import { CATEGORY_FILTERS, PAGE_LIMIT_MAX, query as failuresQuery } from '../api/routes/failures.js';
-import { archivePaths, terminalSafe, UsageError } from './common.js';
+import { archiveExists, archivePaths, redactUrl, terminalSafe, UsageError } from './common.js';
 import { withExamples } from './program.js';
 
 /** CLI flag of each field of the API's failure query, for error messages. */
@@ -63,7 +62,7 @@ export function registerQueryCommand(program: Command): void {
       const q = parseQueryOptions(opts);
       const paths = archivePaths(opts);
       // Reading must not create an archive where there is none.
-      if (!existsSync(paths.dbFile)) {
+      if (!archiveExists(paths.dbFile)) {
         if (opts.format === 'json') process.stdout.write(JSON.stringify({ items: [], nextCursor: null }, null, 2) + '\n');
         process.stderr.write(`fdiag: no archive at ${paths.dbFile} yet (add bundles: fdiag ingest DIR, or --data/--db to point elsewhere)\n`);
         return;
@@ -78,7 +77,7 @@ export function registerQueryCommand(program: Command): void {
         if (r.items.length === 0) {
           const filtered = [q.class, q.category, q.runId, q.since, q.until, q.cursor].some((v) => v !== undefined) || Object.keys(q.labels).length > 0;
           const anyAtAll = filtered ? (await archive.query({ limit: 1 })).items.length > 0 : false;
-          process.stderr.write(anyAtAll ? 'fdiag: no failures match these filters\n' : `fdiag: the archive ${paths.dbFile} is empty (add bundles: fdiag ingest DIR)\n`);
+          process.stderr.write(anyAtAll ? 'fdiag: no failures match these filters\n' : `fdiag: the archive ${redactUrl(paths.dbFile)} is empty (add bundles: fdiag ingest DIR)\n`);
           return;
         }
         for (const f of r.items) {

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { Command } from 'commander';
 import { startServer } from '../api/server.js';
-import { archivePaths, UsageError } from './common.js';
+import { archivePaths, redactUrl, UsageError } from './common.js';
 import { parseRetention, startRetention } from '../archive/prune.js';
 import { withExamples } from './program.js';
 
@@ -58,9 +58,4 @@ export function registerServeCommand(program: Command): void {
       process.on('SIGTERM', stop);
     });
   withExamples(serve, ['fdiag serve                          # http://127.0.0.1:8787, data in ./.fdiag', 'npm start -- --port 9000             # from a checkout', 'FDIAG_TOKENS=s3cret-ingest:ingest,s3cret-read:read fdiag serve --host 0.0.0.0 --retention 90d'], 'Exit codes: 0 stopped by SIGINT/SIGTERM, 2 bad usage (bad --port, busy port, bad --retention).');
-}
-
-/** A postgres:// URL without its password, for the start-up line. */
-function redactUrl(s: string): string {
-  return s.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
 }

@@ -12,7 +12,7 @@ import { buildFailureView, type FailureView } from '../archive/failure-view.js';
 import { openArchive, type FailureDetail } from '../archive/index.js';
 import { bundleFileName } from '../api/routes/failure-bundle.js';
 import { failurePageUrl } from '../capture/upload.js';
-import { archivePaths, terminalSafe, UsageError } from './common.js';
+import { archiveExists, archivePaths, terminalSafe, UsageError } from './common.js';
 import { CliError, withExamples } from './program.js';
 
 type FailureRecord = FailureDetail;
@@ -38,7 +38,7 @@ const notFound = (id: string) => new CliError(`no failure ${id}`, 1);
 
 async function localSource(opts: SourceOpts): Promise<Source> {
   const paths = archivePaths(opts);
-  if (!existsSync(paths.dbFile)) throw new CliError(`no archive at ${paths.dbFile} (give --data/--db, or --server URL)`, 1);
+  if (!archiveExists(paths.dbFile)) throw new CliError(`no archive at ${paths.dbFile} (give --data/--db, or --server URL)`, 1);
   const archive = await openArchive(paths);
   const resolveId = async (id: string): Promise<string> => {
     if (!/^[0-9a-f]{4,64}$/.test(id)) throw new UsageError(`a failure id is 4-64 hex digits, got ${JSON.stringify(id)}`);

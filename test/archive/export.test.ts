@@ -8,6 +8,7 @@ import { ArchiveInputError } from '../../src/archive/errors.js';
 import { buildWeeklyExport, renderCsv, renderExport, weeklyClassSeries, type ExportFormat } from '../../src/archive/export.js';
 import { isoWeekName, parseIsoWeek } from '../../src/archive/groups.js';
 import { openArchive, type Archive } from '../../src/archive/index.js';
+import { storageEnv, storageFor } from '../helpers/backends.js';
 import { tempDir } from '../helpers/bundles.js';
 import { CLI, ROOT } from '../helpers/server.js';
 import { normalizeIds, seedTwoWeeks, WEEK1, WEEK2 } from './seed.js';
@@ -19,7 +20,7 @@ let ids: Map<string, string>;
 
 beforeAll(async () => {
   dir = tempDir('fdiag-export-');
-  archive = await openArchive({ dbFile: join(dir, 'fdiag.db'), dataDir: dir });
+  archive = await openArchive({ ...storageFor(dir), dataDir: dir });
   ids = await seedTwoWeeks(archive);
 });
 afterAll(async () => await archive.close());
@@ -51,7 +52,7 @@ describe('weekly export goldens', () => {
   });
 
   it('the CLI prints the same export (fdiag export --week … --format md)', async () => {
-    const out = execFileSync(process.execPath, [CLI, 'export', '--week', WEEK2, '--format', 'md', '--data', dir, '--db', join(dir, 'fdiag.db')], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [CLI, 'export', '--week', WEEK2, '--format', 'md', '--data', dir, '--db', storageFor(dir).dbFile], { encoding: 'utf8', env: { ...process.env, ...storageEnv(dir) } });
     expect(normalizeIds(out, ids)).toBe(readFileSync(join(GOLDEN, `weekly-${WEEK2}.md`), 'utf8'));
   });
 
@@ -59,7 +60,7 @@ describe('weekly export goldens', () => {
     for (const args of [['--week', '2026-48'], ['--week', '2026-W54'], ['--week', WEEK2, '--format', 'xml']]) {
       let code = 0;
       try {
-        execFileSync(process.execPath, [CLI, 'export', ...args, '--data', dir], { stdio: 'pipe' });
+        execFileSync(process.execPath, [CLI, 'export', ...args, '--data', dir], { stdio: 'pipe', env: { ...process.env, ...storageEnv(dir) } });
       } catch (err) {
         code = (err as { status: number }).status;
       }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openArchive, type Archive } from '../../src/archive/index.js';
 import { BundleError } from '../../src/bundle/errors.js';
+import { storageFor } from '../helpers/backends.js';
 import { corpusLog, makeBundle, tempDir } from '../helpers/bundles.js';
 
 const opened: Archive[] = [];
@@ -14,7 +15,7 @@ afterAll(async () => {
 
 async function open(workers: number) {
   const dir = tempDir('fdiag-ingest-');
-  const a = await openArchive({ dbFile: join(dir, 'fdiag.db'), dataDir: dir, ingestWorkers: workers });
+  const a = await openArchive({ ...storageFor(dir), dataDir: dir, ingestWorkers: workers });
   opened.push(a);
   return a;
 }

@@ -1,30 +1,28 @@
 // `fdiag serve` with a retention setting prunes at start (and hourly): rows and blobs together.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openArchive } from '../../src/archive/index.js';
 import { startRetention } from '../../src/archive/prune.js';
 import { corpusLog, makeBundle, tempDir } from '../helpers/bundles.js';
 import { CLI, spawnServer, waitExit } from '../helpers/server.js';
-import { rawDb } from '../helpers/sqlite.js';
+import { blobKeysOf, countRows, storageFor } from '../helpers/backends.js';
 
-const blobs = (dir: string) => readdirSync(join(dir, 'blobs')).reduce((n, s) => n + readdirSync(join(dir, 'blobs', s)).length, 0);
+const blobs = async (dir: string) => (await blobKeysOf(dir)).length;
 
 describe('server retention', () => {
   it('FDIAG_RETENTION prunes old failures with their blobs when the server starts', async () => {
     const dir = tempDir('fdiag-retention-');
-    const a = await openArchive({ dbFile: join(dir, 'fdiag.db'), dataDir: dir });
+    const a = await openArchive({ ...storageFor(dir), dataDir: dir });
     const old = await a.ingestBundleFile((await makeBundle({ runId: 'old', log: corpusLog('cl-010.log'), endedAt: new Date(Date.now() - 100 * 86400e3) })).path);
     const fresh = await a.ingestBundleFile((await makeBundle({ runId: 'fresh', log: corpusLog('cl-010.log') + '\n', endedAt: new Date(Date.now() - 86400e3) })).path);
     await a.close();
-    expect(blobs(dir)).toBe(2);
+    expect(await blobs(dir)).toBe(2);
     const s = await spawnServer(dir, { FDIAG_TOKENS: 'retention-read-token-1:read', FDIAG_RETENTION: '90d' });
     try {
       const auth = { authorization: 'Bearer retention-read-token-1' };
       await expect.poll(async () => (await (await fetch(`${s.url}/v1/failures`, { headers: auth })).json()).items.map((f: { id: string }) => f.id)).toEqual([fresh.id]);
       expect((await fetch(`${s.url}/v1/failures/${old.id}`, { headers: auth })).status).toBe(404);
-      expect(blobs(dir)).toBe(1);
+      await expect.poll(() => blobs(dir)).toBe(1);
       expect(s.output()).toMatch(/retention: failures older than 90d are pruned hourly/);
       expect(s.output()).toMatch(/pruned 1 failures, 1 blobs/);
       const groups = (await (await fetch(`${s.url}/v1/groups`, { headers: auth })).json()).items;
@@ -44,13 +42,13 @@ describe('server retention', () => {
 
   it('keeps pruning on its interval and stops when asked', async () => {
     const dir = tempDir('fdiag-retention-');
-    const a = await openArchive({ dbFile: join(dir, 'fdiag.db'), dataDir: dir });
+    const a = await openArchive({ ...storageFor(dir), dataDir: dir });
     const logs: string[] = [];
     const stop = startRetention(a, '1h', { everyMs: 50, log: (m) => logs.push(m) });
     try {
       // A failure that is already older than the period when it arrives goes at the next tick.
       await a.ingestBundleFile((await makeBundle({ runId: 'late', log: corpusLog('cl-010.log'), endedAt: new Date(Date.now() - 2 * 3600e3) })).path);
-      await expect.poll(() => (rawDb(a).prepare('SELECT count(*) AS n FROM failures').get() as { n: number }).n).toBe(0);
+      await expect.poll(() => countRows(a, 'SELECT count(*) AS n FROM failures')).toBe(0);
       // the line is logged after the rows and blobs are gone: poll for it too
       await expect.poll(() => logs.join('')).toMatch(/pruned 1 failures/);
     } finally {

@@ -1,13 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { storageEnv } from './backends.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli.js');
 
-/** Starts `fdiag serve` as a real process on a free port; resolves once it listens. */
+/**
+ * Starts `fdiag serve` as a real process on a free port; resolves once it listens. Its archive is
+ * the data folder's on the run's backend (helpers/backends.ts) unless `env` names FDIAG_DB.
+ */
 export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<{ url: string; proc: ChildProcess; output: () => string }> {
   const proc = spawn(process.execPath, [CLI, 'serve', '--data', dataDir, '--port', '0', '--host', '127.0.0.1'], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...('FDIAG_DB' in env ? {} : storageEnv(dataDir)), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
