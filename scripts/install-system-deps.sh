@@ -23,12 +23,12 @@ if ! command -v prometheus >/dev/null 2>&1 && [ ! -x /usr/bin/prometheus ]; then
     echo "prometheus missing and not root: test/harbor/canary.test.ts will fail; run this script as root" >&2
   fi
 fi
-# PostgreSQL server binaries for the tests that run the archive on PostgreSQL (test/backing-services.ts
-# initdb's a throwaway cluster per run under /usr/lib/postgresql/<v>/bin; no service is enabled).
+# PostgreSQL server binaries for the tests that run the archive on PostgreSQL (the postgres vitest project;
+# test/backing-services.ts initdb's a throwaway cluster per run under /usr/lib/postgresql/<v>/bin; no service is enabled).
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >/dev/null
   else
-    echo "PostgreSQL missing and not root: test/archive/backends.test.ts and test/api/replicas.test.ts will fail; run this script as root" >&2
+    echo "PostgreSQL missing and not root: the postgres test project is skipped (CI fails), test/archive/backends.test.ts and test/api/replicas.test.ts fail; run this script as root" >&2
   fi
 fi

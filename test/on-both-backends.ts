@@ -20,8 +20,9 @@ export const ON_BOTH_BACKENDS = [
   'test/api/web.test.ts',
   'test/commands/cli.test.ts',
   'test/commands/hostile-output.test.ts',
+  'test/commands/ingest-query.test.ts',
   'test/e2e/archive-flow.test.ts',
-  'test/harbor/cli.test.ts',
+  'test/harbor/import-cli.test.ts',
   'test/harbor/surfaces.test.ts',
   'test/redact/planted-secrets.test.ts',
 ];

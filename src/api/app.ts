@@ -43,7 +43,7 @@ export function createApp(deps: ApiDeps): App {
       else deps.tokens.guesses.failed(addr);
     } else {
       // The web UI's login cookie, for GET/HEAD of /ui pages only (src/api/web/session.ts).
-      const scopes = uiCookieScopes(c, deps.tokens);
+      const scopes = await uiCookieScopes(c, deps);
       if (scopes) c.set('scopes', scopes);
     }
     await next();

@@ -36,6 +36,15 @@ export class TokenStore {
     return found;
   }
 
+  /** Scopes of the token with this sha256 digest (hex, as tokenDigest gives), or null when no such token is accepted now. */
+  scopesOfDigest(hex: string): Set<Scope> | null {
+    if (!/^[0-9a-f]{64}$/.test(hex)) return null;
+    const d = Buffer.from(hex, 'hex');
+    let found: Set<Scope> | null = null;
+    for (const e of this.entries) if (timingSafeEqual(e.digest, d)) found = e.scopes;
+    return found;
+  }
+
   get size(): number {
     return this.entries.length;
   }
@@ -43,6 +52,11 @@ export class TokenStore {
 
 function digest(token: string): Buffer {
   return createHash('sha256').update(token).digest();
+}
+
+/** A token's sha256 in hex: what a web session keeps instead of the token (src/api/web/session.ts). */
+export function tokenDigest(token: string): string {
+  return digest(token).toString('hex');
 }
 
 /** `FDIAG_TOKENS=abc123:ingest+read,def456:read` */

@@ -86,6 +86,17 @@ export interface PrunedRow {
   blobBytes: number;
 }
 
+/** A web UI session as the index keeps it: digests only (src/api/web/session.ts). */
+export interface UiSessionRow {
+  idHash: string;
+  tokenDigest: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** Open web sessions kept at most; past it a login drops the oldest (every one still needs a valid token to start). */
+export const MAX_UI_SESSIONS = 10_000;
+
 export interface FailureIndex {
   /** True for the embedded SQLite file: one machine, and the API may run without FDIAG_TOKENS. */
   readonly embedded: boolean;
@@ -132,6 +143,13 @@ export interface FailureIndex {
    * process holds it (one sweeper, one retention leader).
    */
   tryWithLock<T>(name: string, fn: () => Promise<T>): Promise<T | null>;
+
+  /** Store a new web session; expired ones go, and the oldest beyond MAX_UI_SESSIONS. */
+  putSession(s: UiSessionRow): Promise<void>;
+  /** The token digest of the session with this id hash, or null when it is unknown or expired at `now`. */
+  sessionToken(idHash: string, now: number): Promise<string | null>;
+  /** Remove a session (logout); absent is fine. */
+  deleteSession(idHash: string): Promise<void>;
 }
 
 export { ArchiveInputError };

@@ -15,7 +15,7 @@ import { RULESET_VERSION } from '../classifiers/index.js';
 import { analyzeBundle, type Analysis } from './analyze.js';
 import { IngestPool } from './ingest-pool.js';
 import { blobKey, FolderBlobStore, type BlobStore } from './blob-store.js';
-import { diagnosisColumns, testCrashPoint, type FailureDetail, type FailureIndex, type FailureQuery, type FailureSummary } from './failure-index.js';
+import { diagnosisColumns, testCrashPoint, type FailureDetail, type FailureIndex, type FailureQuery, type FailureSummary, type UiSessionRow } from './failure-index.js';
 import type { GroupQuery, SettableStatus } from './groups.js';
 import { SqliteFailureIndex } from './sqlite-index.js';
 import { PgFailureIndex } from './pg-index.js';
@@ -296,6 +296,19 @@ export class Archive {
 
   metricCounts() {
     return this.index.metricCounts();
+  }
+
+  // Web UI sessions live in the index, so any replica honours a session another one issued.
+  putSession(s: UiSessionRow): Promise<void> {
+    return this.index.putSession(s);
+  }
+
+  sessionToken(idHash: string, now = Date.now()): Promise<string | null> {
+    return this.index.sessionToken(idHash, now);
+  }
+
+  deleteSession(idHash: string): Promise<void> {
+    return this.index.deleteSession(idHash);
   }
 
   /** Throws when the index cannot be reached. */

@@ -3,15 +3,15 @@
 // inserted with ON CONFLICT DO NOTHING (the same bundle sent to two replicas at once is one
 // failure), a group row is created with ON CONFLICT and then locked (SELECT … FOR UPDATE) before
 // its counters and status change, and the sweep and retention run under advisory locks (one leader).
-import { and, desc, eq, gte, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Fingerprint } from '../classifiers/fingerprint.js';
 import type { Diagnosis } from '../classifiers/index.js';
 import { postgresDialect, numberedPlaceholders, type SqlReader } from '../db/dialect.js';
 import { openPg, type PgDb } from '../db/pg-client.js';
-import { failureFiles, failureGroups, failureLabels, failures } from '../db/pg-schema.js';
+import { failureFiles, failureGroups, failureLabels, failures, uiSessions } from '../db/pg-schema.js';
 import type { FailureRow } from '../db/schema.js';
 import { buildWeeklyExport, weeklyClassSeries } from './export.js';
-import { decodeCursor, diagnosisColumns, encodeCursor, testCrashPoint, toDetail, toSummary, type ClassCount, type FailureDetail, type FailureIndex, type FailureQuery, type FailureSummary, type MetricCounts, type NewFailure, type PrunedRow } from './failure-index.js';
+import { decodeCursor, diagnosisColumns, encodeCursor, testCrashPoint, toDetail, toSummary, type ClassCount, type FailureDetail, type FailureIndex, type FailureQuery, type FailureSummary, type MetricCounts, type NewFailure, type PrunedRow, type UiSessionRow, MAX_UI_SESSIONS } from './failure-index.js';
 import {
   GROUP_STATUSES,
   GroupInputError,
@@ -90,7 +90,8 @@ export class PgFailureIndex implements FailureIndex {
     const idCol = driver ? sql`l0.failure_id` : sql`${failures.id}`;
     const where: SQL[] = [];
     if (q.class) where.push(eq(failures.class, q.class));
-    if (q.category) where.push(eq(failures.category, q.category));
+    // `unknown` names the category of a diagnosis that has none (stored as NULL), as /v1/classes and /metrics do.
+    if (q.category) where.push(q.category === 'unknown' ? isNull(failures.category) : eq(failures.category, q.category));
     if (q.runId) where.push(eq(failures.runId, q.runId));
     if (q.since) where.push(sql`${t} >= ${parseTimeBound(q.since)}`);
     if (q.until) where.push(sql`${t} <= ${parseTimeBound(q.until)}`);
@@ -247,6 +248,24 @@ export class PgFailureIndex implements FailureIndex {
     const m = ID_OF_KEY.exec(blobPath);
     const where = m ? and(eq(failures.id, m[1]!), eq(failures.blobPath, blobPath)) : eq(failures.blobPath, blobPath);
     return (await this.db.select({ one: sql`1` }).from(failures).where(where).limit(1)).length > 0;
+  }
+
+  async putSession(s: UiSessionRow): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.delete(uiSessions).where(lt(uiSessions.expiresAt, s.createdAt));
+      await tx.insert(uiSessions).values(s);
+      const [edge] = await tx.select({ t: uiSessions.createdAt }).from(uiSessions).orderBy(desc(uiSessions.createdAt)).limit(1).offset(MAX_UI_SESSIONS - 1);
+      if (edge) await tx.delete(uiSessions).where(lt(uiSessions.createdAt, edge.t));
+    });
+  }
+
+  async sessionToken(idHash: string, now: number): Promise<string | null> {
+    const [r] = await this.db.select({ tokenDigest: uiSessions.tokenDigest, expiresAt: uiSessions.expiresAt }).from(uiSessions).where(eq(uiSessions.idHash, idHash));
+    return r && r.expiresAt > now ? r.tokenDigest : null;
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    await this.db.delete(uiSessions).where(eq(uiSessions.idHash, idHash));
   }
 
   /** A session-level advisory lock on one pooled connection, held while `fn` runs. */

@@ -6,9 +6,9 @@ import type { Fingerprint } from '../classifiers/fingerprint.js';
 import type { Diagnosis } from '../classifiers/index.js';
 import { openDb, type Db } from '../db/client.js';
 import { sqliteDialect, type SqlReader } from '../db/dialect.js';
-import { failureFiles, failureLabels, failures, type FailureRow } from '../db/schema.js';
+import { failureFiles, failureLabels, failures, uiSessions, type FailureRow } from '../db/schema.js';
 import { buildWeeklyExport, weeklyClassSeries } from './export.js';
-import { decodeCursor, diagnosisColumns, encodeCursor, testCrashPoint, toDetail, toSummary, type ClassCount, type FailureDetail, type FailureIndex, type FailureQuery, type FailureSummary, type MetricCounts, type NewFailure, type PrunedRow } from './failure-index.js';
+import { decodeCursor, diagnosisColumns, encodeCursor, testCrashPoint, toDetail, toSummary, type ClassCount, type FailureDetail, type FailureIndex, type FailureQuery, type FailureSummary, type MetricCounts, type NewFailure, type PrunedRow, type UiSessionRow, MAX_UI_SESSIONS } from './failure-index.js';
 import { assignGroup, getGroup, groupStatusCounts, listGroups, reassignGroup, refreshGroups, setGroupStatus, type GroupQuery, type SettableStatus } from './groups.js';
 import { parseTimeBound } from './time.js';
 import { pidAlive } from './pid.js';
@@ -198,6 +198,24 @@ export class SqliteFailureIndex implements FailureIndex {
 
   async isBlobReferenced(blobPath: string): Promise<boolean> {
     return this.db.$client.prepare('SELECT 1 FROM failures WHERE blob_path = ? LIMIT 1').get(blobPath) !== undefined;
+  }
+
+  async putSession(s: UiSessionRow): Promise<void> {
+    this.db.transaction((tx) => {
+      tx.delete(uiSessions).where(lt(uiSessions.expiresAt, s.createdAt)).run();
+      tx.insert(uiSessions).values(s).run();
+      const edge = tx.select({ t: uiSessions.createdAt }).from(uiSessions).orderBy(desc(uiSessions.createdAt)).limit(1).offset(MAX_UI_SESSIONS - 1).get();
+      if (edge) tx.delete(uiSessions).where(lt(uiSessions.createdAt, edge.t)).run();
+    });
+  }
+
+  async sessionToken(idHash: string, now: number): Promise<string | null> {
+    const r = this.db.select({ tokenDigest: uiSessions.tokenDigest, expiresAt: uiSessions.expiresAt }).from(uiSessions).where(eq(uiSessions.idHash, idHash)).get();
+    return r && r.expiresAt > now ? r.tokenDigest : null;
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    this.db.delete(uiSessions).where(eq(uiSessions.idHash, idHash)).run();
   }
 
   /** A lock file beside the database; a holder that died (its pid is gone) does not block forever. */

@@ -113,3 +113,15 @@ export type FailureGroupRow = typeof failureGroups.$inferSelect;
 // --- end triage ---
 
 export type FailureRow = typeof failures.$inferSelect;
+
+// --- web UI sessions (src/api/web/session.ts): as in schema.ts ---
+export const uiSessions = pgTable(
+  'ui_sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    tokenDigest: text('token_digest').notNull(),
+    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+    expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('ui_sessions_expires').on(t.expiresAt)],
+);

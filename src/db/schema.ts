@@ -111,3 +111,22 @@ export type FailureGroupRow = typeof failureGroups.$inferSelect;
 // --- end triage ---
 
 export type FailureRow = typeof failures.$inferSelect;
+
+// --- web UI sessions (src/api/web/session.ts) ---
+/**
+ * A login of the web page, kept in the index so every replica honours a session any of them
+ * issued, and a logout on one is a logout on all. Only digests are stored: a copy of this table
+ * opens no session and reveals no token.
+ */
+export const uiSessions = sqliteTable(
+  'ui_sessions',
+  {
+    /** sha256 (hex) of the random session id the cookie carries. */
+    idHash: text('id_hash').primaryKey(),
+    /** sha256 (hex) of the token that logged in: the session has that token's scopes while it is still accepted. */
+    tokenDigest: text('token_digest').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('ui_sessions_expires').on(t.expiresAt)],
+);

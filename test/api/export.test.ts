@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/api/server.js';
+import { storageFor } from '../helpers/backends.js';
 import { tempDir } from '../helpers/bundles.js';
 import { ROOT } from '../helpers/server.js';
 import { normalizeIds, seedTwoWeeks, WEEK2 } from '../archive/seed.js';
@@ -13,7 +14,7 @@ const get = (p: string, t = T.read) => fetch(`${srv.url}${p}`, { headers: { auth
 
 beforeAll(async () => {
   const d = tempDir('fdiag-api-export-');
-  srv = await startServer({ dbFile: join(d, 'db'), dataDir: d, port: 0, host: '127.0.0.1', env: { FDIAG_TOKENS: `${T.read}:read,${T.ingest}:ingest` } });
+  srv = await startServer({ ...storageFor(d, join(d, 'db')), dataDir: d, port: 0, host: '127.0.0.1', env: { FDIAG_TOKENS: `${T.read}:read,${T.ingest}:ingest` } });
   ids = await seedTwoWeeks(srv.archive);
 });
 afterAll(async () => {

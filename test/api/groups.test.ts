@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/api/server.js';
+import { storageFor } from '../helpers/backends.js';
 import { corpusLog, makeBundle, tempDir } from '../helpers/bundles.js';
 
 const T = { ingest: 'ingest-token-g1-', read: 'read-token-g1-01', admin: 'admin-token-g1-0' };
@@ -13,7 +14,7 @@ let gid: string;
 
 beforeAll(async () => {
   const d = tempDir('fdiag-api-groups-');
-  srv = await startServer({ dbFile: join(d, 'db'), dataDir: d, port: 0, host: '127.0.0.1', env: { FDIAG_TOKENS: `${T.ingest}:ingest,${T.read}:read,${T.admin}:admin` } });
+  srv = await startServer({ ...storageFor(d, join(d, 'db')), dataDir: d, port: 0, host: '127.0.0.1', env: { FDIAG_TOKENS: `${T.ingest}:ingest,${T.read}:read,${T.admin}:admin` } });
   const nccl = corpusLog('gpu-005.log');
   for (const [i, log] of [nccl, nccl.replace(/\[Rank (\d+)\]/g, '[Rank 1$1]'), corpusLog('cl-010.log')].entries()) {
     const b = await makeBundle({ runId: `r${i}`, log, endedAt: new Date(Date.UTC(2026, 10, 10 + i)) });

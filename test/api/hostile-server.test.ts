@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blobKeysOf } from '../helpers/backends.js';
 import { boundedTimes, CLOCK_SKEW_MS, MAX_RUN_MS } from '../../src/archive/index.js';
 import { makeBundle, tempDir } from '../helpers/bundles.js';
 import { manifestFor, tarBlocks } from '../helpers/hostile.js';
@@ -65,7 +66,7 @@ async function rawExchange(url: string, bytes: string): Promise<string> {
 
 let srv: { url: string; proc: ChildProcess };
 let dataDir: string;
-const stored = () => readdirSync(join(dataDir, 'blobs')).flatMap((s) => readdirSync(join(dataDir, 'blobs', s)));
+const stored = () => blobKeysOf(dataDir);
 const failures = async () => ((await (await fetch(`${srv.url}/v1/failures`, { headers: auth })).json()) as { items: { id: string; failedAt: string }[] }).items;
 
 beforeAll(async () => {
@@ -94,7 +95,7 @@ describe('bounded memory per request (peak RSS of the server process)', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('trailing_data');
     expect(peakRss(srv.proc.pid!) - before).toBeLessThan(48 * MiB);
-    expect(stored()).toEqual([]);
+    expect(await stored()).toEqual([]);
     expect(await failures()).toEqual([]);
   });
 
@@ -116,14 +117,14 @@ describe('bounded memory per request (peak RSS of the server process)', () => {
 
 describe('hostile bundles over HTTP: 400, nothing stored, no orphan blob', () => {
   it('every hostile bundle of the reader suite', async () => {
-    const blobsBefore = stored();
+    const blobsBefore = await stored();
     const rowsBefore = (await failures()).length;
     for (const h of hostileBundles()) {
       const res = await fetch(`${srv.url}/v1/bundles`, { method: 'POST', body: new Uint8Array(h.bytes), headers: auth });
       expect(res.status, h.name).toBe(400);
       expect(((await res.json()) as { error: { code: string } }).error.code, h.name).toBe(h.code);
     }
-    expect(stored()).toEqual(blobsBefore);
+    expect(await stored()).toEqual(blobsBefore);
     expect((await failures()).length).toBe(rowsBefore);
     expect(readdirSync(join(dataDir, 'tmp')).filter((n) => !n.startsWith('.'))).toEqual([]);
   });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/api/server.js';
 import { corpusLog, makeBundle, tempDir } from '../helpers/bundles.js';
-import { rawDb } from '../helpers/sqlite.js';
+import { rawRows, storageFor } from '../helpers/backends.js';
 
 const T = { read: 'read-token-m1-01', ingest: 'ingest-token-m1-' };
 let srv: RunningServer;
@@ -32,7 +32,7 @@ function parse(text: string): Map<string, number> {
 
 beforeAll(async () => {
   const d = tempDir('fdiag-api-metrics-');
-  srv = await startServer({ dbFile: join(d, 'db'), dataDir: d, port: 0, host: '127.0.0.1', env: { FDIAG_TOKENS: `${T.read}:read,${T.ingest}:ingest` } });
+  srv = await startServer({ ...storageFor(d, join(d, 'db')), dataDir: d, port: 0, host: '127.0.0.1', env: { FDIAG_TOKENS: `${T.read}:read,${T.ingest}:ingest` } });
 });
 afterAll(async () => {
   await srv.close();
@@ -62,8 +62,8 @@ describe('GET /metrics', () => {
     expect(m.get('fdiag_failures_total{class="disk.full",category="infra",kind="run"}')).toBe(2);
     expect(m.get('fdiag_failures_by_category_total{category="infra"}')).toBe(3);
     expect(m.get('fdiag_bundles')).toBe(4);
-    expect(m.get('fdiag_bundle_bytes')).toBe(Number((rawDb(srv.archive).prepare('SELECT sum(blob_bytes) AS b FROM failures').get() as { b: number }).b));
-    expect(m.get('fdiag_groups{status="new"}')).toBe(Number((rawDb(srv.archive).prepare('SELECT count(*) AS n FROM failure_groups').get() as { n: number }).n));
+    expect(m.get('fdiag_bundle_bytes')).toBe(Number((await rawRows<{ b: number }>(srv.archive, 'SELECT sum(blob_bytes) AS b FROM failures'))[0]!.b));
+    expect(m.get('fdiag_groups{status="new"}')).toBe(Number((await rawRows<{ n: number }>(srv.archive, 'SELECT count(*) AS n FROM failure_groups'))[0]!.n));
     expect(m.get('fdiag_ingest_duration_seconds_count')).toBe(6);
     expect(m.get('fdiag_ingest_duration_seconds_bucket{le="+Inf"}')).toBe(6);
     expect(m.get('fdiag_ingest_requests_total{code="201"}')).toBe(5); // 4 new + 1 duplicate (201 with duplicate: true)

@@ -1,17 +1,20 @@
 // Two stateless `fdiag serve` replicas on one PostgreSQL database and one S3 bucket (a real
 // PostgreSQL cluster and s3rver, started for the run by global-setup.ts): what either accepts, both
 // serve; the same bundle sent to both at once is one failure; a replica killed -9 in the middle of a
-// burst loses nothing it confirmed; no blob ever lands on a replica's own disk.
+// burst loses nothing it confirmed; no blob ever lands on a replica's own disk; a web login on one
+// is a session on every other, and a logout on one ends it on all.
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBackend, type Backend } from '../helpers/backends.js';
 import { corpusLog, makeBundle, tempDir } from '../helpers/bundles.js';
 import { CLI, spawnServer, waitExit } from '../helpers/server.js';
 
 const TOKEN = `replica-admin-${randomBytes(8).toString('hex')}`;
+const READ_TOKEN = `replica-read-${randomBytes(8).toString('hex')}`;
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 type Replica = Awaited<ReturnType<typeof spawnServer>> & { dataDir: string };
@@ -19,8 +22,8 @@ type Replica = Awaited<ReturnType<typeof spawnServer>> & { dataDir: string };
 let backend: Backend;
 const running: Replica[] = [];
 
-async function replica(dataDir = tempDir('fdiag-replica-')): Promise<Replica> {
-  const r = await spawnServer(dataDir, { ...backend.env, FDIAG_DB: backend.db, FDIAG_BLOBS: backend.blobs!, FDIAG_TOKENS: `${TOKEN}:admin`, FDIAG_INGEST_WORKERS: '1' });
+async function replica(dataDir = tempDir('fdiag-replica-'), tokens = `${TOKEN}:admin,${READ_TOKEN}:read`): Promise<Replica> {
+  const r = await spawnServer(dataDir, { ...backend.env, FDIAG_DB: backend.db, FDIAG_BLOBS: backend.blobs!, FDIAG_TOKENS: tokens, FDIAG_INGEST_WORKERS: '1' });
   const rep = { ...r, dataDir };
   running.push(rep);
   return rep;
@@ -108,6 +111,39 @@ describe('two replicas on one PostgreSQL and one bucket', () => {
       }
     }
     expect(filesUnder(again.dataDir).filter((f) => f.endsWith('.tar.gz'))).toEqual([]);
+  });
+
+  it('a web login on one replica is a session on the other; a logout on either ends it on both', async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const login = await fetch(`${a.url}/ui/login`, { method: 'POST', body: new URLSearchParams({ token: READ_TOKEN }), headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+    expect(login.status).toBe(303);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const sessionId = cookie.slice(cookie.indexOf('=') + 1);
+    const home = (url: string, c = cookie) => fetch(`${url}/ui`, { headers: { cookie: c }, redirect: 'manual' });
+    expect((await home(a.url)).status).toBe(200);
+    expect((await home(b.url)).status).toBe(200);
+    expect((await home(b.url, 'fdiag_ui=' + randomBytes(32).toString('base64url'))).status).toBe(302);
+
+    // The database keeps digests: neither the cookie's session id nor the token is in it.
+    const db = new pg.Client({ connectionString: backend.db });
+    await db.connect();
+    try {
+      const rows = JSON.stringify((await db.query('SELECT * FROM ui_sessions')).rows);
+      expect(rows).toMatch(/[0-9a-f]{64}/);
+      expect(rows).not.toContain(sessionId);
+      expect(rows).not.toContain(READ_TOKEN);
+    } finally {
+      await db.end();
+    }
+
+    // A replica that no longer accepts the token (taken out of FDIAG_TOKENS) does not honour its session.
+    const rotated = await replica(undefined, `${TOKEN}:admin`);
+    expect((await home(rotated.url)).status).toBe(302);
+
+    const out = await fetch(`${b.url}/ui/logout`, { method: 'POST', headers: { cookie }, redirect: 'manual' });
+    expect(out.status).toBe(303);
+    expect((await home(a.url)).status).toBe(302);
+    expect((await home(b.url)).status).toBe(302);
   });
 
   it('refuses to start on PostgreSQL without FDIAG_TOKENS', () => {

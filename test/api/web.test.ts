@@ -11,7 +11,7 @@ import { podOut } from '../../src/capture/k8s/pods.js';
 import { corpusLog, makeBundle, tempDir } from '../helpers/bundles.js';
 import { ROOT } from '../helpers/server.js';
 import { HOSTILE_LOG } from '../archive/seed.js';
-import { rawDb } from '../helpers/sqlite.js';
+import { rawRows, storageFor } from '../helpers/backends.js';
 
 const T = { read: 'read-token-w1-01', ingest: 'ingest-token-w1-', admin: 'admin-token-w1-0' };
 let srv: RunningServer;
@@ -32,7 +32,7 @@ const login = (token: string, headers: Record<string, string> = {}) =>
 
 beforeAll(async () => {
   const d = tempDir('fdiag-web-');
-  srv = await startServer({ dbFile: join(d, 'db'), dataDir: d, port: 0, host: '127.0.0.1', env: { FDIAG_TOKENS: `${T.read}:read,${T.ingest}:ingest,${T.admin}:admin` } });
+  srv = await startServer({ ...storageFor(d, join(d, 'db')), dataDir: d, port: 0, host: '127.0.0.1', env: { FDIAG_TOKENS: `${T.read}:read,${T.ingest}:ingest,${T.admin}:admin` } });
   // A verl-style checkpoint folder whose newest step is half written, read by the real collector code.
   const ck = join(d, 'ckpt');
   mkdirSync(join(ck, 'global_step_100', 'actor', 'huggingface'), { recursive: true });
@@ -152,7 +152,7 @@ describe('triage from the group page', () => {
 
   it('an admin session sets the status with a same-origin form; read, cross-site and anonymous posts change nothing', async () => {
     const gid = (await srv.archive.get(ids.disk))!.groupId!;
-    const statusOf = () => rawDb(srv.archive).prepare('SELECT status FROM failure_groups WHERE id = ?').pluck().get(gid);
+    const statusOf = async () => (await rawRows<{ status: string }>(srv.archive, 'SELECT status FROM failure_groups WHERE id = ?', [gid]))[0]?.status;
     const admin = (await login(T.admin)).headers.get('set-cookie')!.split(';')[0]!;
     expect(await (await page(`/ui/groups/${gid}`, admin)).text()).toContain('id="group-status"');
     expect(await (await page(`/ui/groups/${gid}`)).text()).not.toContain('id="group-status"');
@@ -163,14 +163,14 @@ describe('triage from the group page', () => {
     expect((await post(gid, 'resolved', admin, { 'sec-fetch-site': 'same-site' })).status).toBe(403);
     expect((await post(gid, 'resolved', null, { origin: srv.url })).status).toBe(302);
     expect((await post(gid, 'regressed', admin, { origin: srv.url })).status).toBe(400);
-    expect(statusOf()).toBe('new');
+    expect(await statusOf()).toBe('new');
 
     const ok = await post(gid, 'resolved', admin, { origin: srv.url, 'sec-fetch-site': 'same-origin' });
     expect(ok.status).toBe(303);
     expect(ok.headers.get('location')).toBe(`/ui/groups/${gid}`);
-    expect(statusOf()).toBe('resolved');
+    expect(await statusOf()).toBe('resolved');
     expect((await post(gid, 'ongoing', admin, { origin: srv.url })).status).toBe(303);
-    expect(statusOf()).toBe('ongoing');
+    expect(await statusOf()).toBe('ongoing');
   });
 });
 

@@ -102,6 +102,22 @@ describe.each(['sqlite', 'postgres'] as const)('archive on %s', (name) => {
     expect(g.failures.filter((f) => f.runId === 'race')).toHaveLength(1);
   });
 
+  it('keeps web sessions, by digest, for every archive on the index until they expire or are deleted', async () => {
+    const be = await makeBackend(name);
+    const [a, b] = [await open(0, be), await open(0, be)];
+    const [h1, h2, d] = ['1', '2', 'd'].map((c) => c.repeat(64));
+    await a.putSession({ idHash: h1!, tokenDigest: d!, createdAt: 1_000, expiresAt: 5_000 });
+    expect(await b.sessionToken(h1!, 4_999)).toBe(d);
+    expect(await b.sessionToken(h1!, 5_000)).toBeNull();
+    // A later login removes the expired session, whatever clock asks afterwards.
+    await b.putSession({ idHash: h2!, tokenDigest: d!, createdAt: 6_000, expiresAt: 9_000 });
+    expect(await a.sessionToken(h1!, 0)).toBeNull();
+    expect(await a.sessionToken(h2!, 6_000)).toBe(d);
+    await a.deleteSession(h2!);
+    expect(await b.sessionToken(h2!, 6_000)).toBeNull();
+    await a.deleteSession(h2!); // absent is fine
+  });
+
   it('the weekly export of the seeded weeks matches the goldens', async () => {
     const a = await open(0, await makeBackend(name));
     const ids = await seedTwoWeeks(a);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/commands/index.js';
+import { ON_POSTGRES, storageEnvOfArgs } from '../helpers/backends.js';
 import { tempDir } from '../helpers/bundles.js';
 import { CLI, ROOT, spawnServer, waitExit } from '../helpers/server.js';
 
@@ -18,7 +19,7 @@ const OOM_BUNDLE = join(H200, 'fdiag-h200-oom-20261130T045844Z.tar.gz');
 const OOM_ID = createHash('sha256').update(readFileSync(OOM_BUNDLE)).digest('hex');
 
 function fdiag(args: string[], cwd: string, env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, FDIAG_DATA: '', FDIAG_DB: '', FDIAG_SERVER: '', FDIAG_TOKEN: '', ...env } });
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, FDIAG_DATA: '', FDIAG_DB: '', FDIAG_SERVER: '', FDIAG_TOKEN: '', ...storageEnvOfArgs(args, cwd), ...env } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -35,13 +36,16 @@ function expectUsageError(r: ReturnType<typeof fdiag>, pattern: RegExp) {
 
 let archiveDir: string; // a local archive holding the six H200 bundles
 
+/** Tests that open no archive run once, in the default project (vitest.config.ts runs this file on both backends). */
+const withoutArchive = describe.skipIf(ON_POSTGRES);
+
 beforeAll(() => {
   archiveDir = tempDir('fdiag-cli-archive-');
   const r = fdiag(['ingest', H200, '--data', join(archiveDir, '.fdiag')], archiveDir);
   expect(r.code, r.err).toBe(0);
 });
 
-describe('usage errors: exit 2, one line, printed once', () => {
+withoutArchive('usage errors: exit 2, one line, printed once', () => {
   it('`fdiag` alone prints the usage and exits 2', () => {
     const r = fdiag([], tempDir());
     expect(r.code).toBe(2);
@@ -89,7 +93,7 @@ describe('usage errors: exit 2, one line, printed once', () => {
   });
 });
 
-describe('help', () => {
+withoutArchive('help', () => {
   /** What `fdiag CMD --help` prints, read from the same program in-process (a process each is slow). */
   function helpOf(path: string[]): string {
     let cmd: Command = buildProgram();
@@ -209,7 +213,7 @@ describe('with a server', () => {
   });
 });
 
-describe('the README, as written', () => {
+withoutArchive('the README, as written', () => {
   it('fdiag on PATH (what npm link / npx fdiag install) runs the trap example', () => {
     const cwd = tempDir();
     const bin = join(cwd, 'bin');

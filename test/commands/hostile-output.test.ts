@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { storageFor } from '../helpers/backends.js';
 import { renderExport } from '../../src/archive/export.js';
 import { isoWeekName } from '../../src/archive/groups.js';
 import { openArchive } from '../../src/archive/index.js';
@@ -37,7 +38,7 @@ describe('terminal escapes never reach a terminal', () => {
 describe('the md export keeps uploader text as text', () => {
   it('a file name in markdown link syntax is escaped, not a link', async () => {
     const d = tempDir();
-    const archive = await openArchive({ dbFile: join(d, 'fdiag.db'), dataDir: d });
+    const archive = await openArchive({ ...storageFor(d), dataDir: d });
     try {
       const at = new Date(Date.now() - 3600e3);
       const name = 'logs/[click me](evil.example).log';

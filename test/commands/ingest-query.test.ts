@@ -2,11 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { storageEnv } from '../helpers/backends.js';
 import { corpusLog, makeBundle, tempDir } from '../helpers/bundles.js';
 import { CLI } from '../helpers/server.js';
 
 function fdiag(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, FDIAG_DATA: '', FDIAG_DB: '' } });
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, FDIAG_DATA: '', FDIAG_DB: '', ...storageEnv(join(cwd, '.fdiag')) } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

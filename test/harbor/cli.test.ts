@@ -1,11 +1,10 @@
 // The real CLI (dist/cli.js, built by the global setup) on the fixture jobs: the canary gate's
-// exit codes, the audit's corrected vs naive rewards, and import into a local archive.
+// exit codes and the audit's corrected vs naive rewards (import into an archive: import-cli.test.ts).
 import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { categoryOf, isFailureClass } from '../../src/classifiers/taxonomy.js';
-import { openArchive } from '../../src/archive/index.js';
 import { percentile } from '../../src/harbor/canary.js';
 import { tempDir } from '../helpers/bundles.js';
 import { CLEAN, EXPECTED, FIX, H03, INFRA, trialNames } from './helpers.js';
@@ -161,96 +160,5 @@ describe('fdiag harbor audit', () => {
     expect(r.out).toMatch(/\| corrected \(scored trials only\) \| 4 \| 0\.500 \|/);
     expect(r.out).toMatch(/## Reward-0 trials that are infrastructure failures/);
     expect(r.out).toMatch(/regex-log__Ev1rH7j: garbled/);
-  });
-});
-
-describe('fdiag harbor import', () => {
-  it('puts every trial into the archive with its labels and class; importing again adds nothing', async () => {
-    const data = tempDir('fdiag-harbor-import-');
-    const r = fdiag('harbor', 'import', INFRA, '--data', data, '--format', 'json');
-    expect(r.err).toBe('');
-    expect(r.code).toBe(0);
-    const rows = r.out.trim().split('\n').map((l) => JSON.parse(l));
-    expect(rows).toHaveLength(12);
-    for (const row of rows) {
-      expect(row.error).toBeNull();
-      expect(row.duplicate).toBe(false);
-    }
-    const byTrial = Object.fromEntries(rows.map((x: any) => [x.trial, x.class]));
-    // The killed trial (no result.json) included: classifyBundle decides it from its logs, never as an outcome.
-    for (const [t, cls] of Object.entries(EXPECTED['h13-infra'])) expect(byTrial[t], t).toBe(cls);
-
-    const archive = await openArchive({ dbFile: join(data, 'fdiag.db'), dataDir: data });
-    try {
-      const all = (await archive.query({ labels: { 'harbor.job': '2026-11-13__14-02-11' }, limit: 100 })).items;
-      expect(all).toHaveLength(12);
-      const gw = (await archive.query({ labels: { 'harbor.trial': 'count-dataset-tokens__Rz2hY6e' } })).items[0];
-      expect(gw).toMatchObject({ runId: '2026-11-13__14-02-11', class: 'gateway.5xx', category: 'infra', reward: null, harborReward: 0, exceptionType: 'AgentTimeoutError', kind: 'harbor_trial' });
-      expect(gw.labels).toMatchObject({
-        'harbor.task': 'count-dataset-tokens',
-        'harbor.agent': 'mini-swe-agent',
-        'harbor.model': 'openai/qwen3-coder-480b',
-        'harbor.atif': 'valid',
-        'harbor.result': 'ok',
-        'harbor.exception': 'AgentTimeoutError',
-        'harbor.recorded_rewards': '{"reward":0}',
-        'harbor.version': '0.13',
-      });
-      expect(Number(gw.labels['harbor.agent_sec'])).toBeCloseTo(912.5, 2);
-      expect((await archive.query({ labels: { 'harbor.trial': 'sqlite-with-gcov__Gs3uC5k' } })).items[0].labels['harbor.atif']).toBe('invalid');
-      expect((await archive.query({ labels: { 'harbor.trial': 'regex-log__Ev1rH7j' } })).items[0].labels['harbor.result']).toBe('garbled');
-    } finally {
-      await archive.close();
-    }
-
-    const again = fdiag('harbor', 'import', INFRA, '--data', data, '--format', 'json');
-    expect(again.code).toBe(0);
-    expect(again.out.trim().split('\n').map((l) => JSON.parse(l).duplicate)).toEqual(Array(12).fill(true));
-  });
-
-  it('a killed trial (config.json and trial.log, no result.json) is stored as a harbor_trial without an outcome class', async () => {
-    const data = tempDir('fdiag-harbor-import-');
-    const killed = 'openssl-selfsigned-cert__Dn6yF2i';
-    const r = fdiag('harbor', 'import', INFRA, '--data', data, '--format', 'json');
-    expect(r.code).toBe(0);
-    const row = r.out.trim().split('\n').map((l) => JSON.parse(l)).find((x: any) => x.trial === killed);
-    expect(row).toBeDefined();
-    expect(row.error).toBeNull();
-    expect(row.class).toBe('unknown');
-    const archive = await openArchive({ dbFile: join(data, 'fdiag.db'), dataDir: data });
-    try {
-      const items = (await archive.query({ labels: { 'harbor.trial': killed } })).items;
-      expect(items).toHaveLength(1);
-      const item = items[0];
-      expect(item.kind).toBe('harbor_trial');
-      expect(item.class).toBe('unknown');
-      expect(item.class.startsWith('outcome.')).toBe(false);
-      expect(item.category).not.toBe('outcome');
-      expect(item.reward).toBeNull();
-      expect(item.labels['harbor.result']).toBe('missing');
-      // Dated by its job (result.json started_at), not by the import: it does not sort to "now".
-      expect(item.failedAt).toBe('2026-11-13T14:02:11.870Z');
-      // The trial whose sandbox Pod was left behind keeps its part of the job's Pod evidence.
-      const left = (await archive.query({ labels: { 'harbor.trial': 'git-multibranch__Uc9gJ3g' } })).items[0];
-      const detail = await archive.get(left.id);
-      expect(detail!.files.map((f) => f.path)).toContain('k8s/pods.json');
-      const pods = JSON.parse((await archive.readFile(left.id, 'k8s/pods.json'))!.data.toString('utf8'));
-      expect(pods.pods.map((p: { name: string }) => p.name)).toEqual(['git-multibranch--uc9gj3g']);
-    } finally {
-      await archive.close();
-    }
-  });
-
-  it('--run-id names the records', async () => {
-    const data = tempDir('fdiag-harbor-import-');
-    expect(fdiag('harbor', 'import', H03, '--data', data, '--run-id', 'rllm-step-120').code).toBe(0);
-    const archive = await openArchive({ dbFile: join(data, 'fdiag.db'), dataDir: data });
-    try {
-      const items = (await archive.query({ runId: 'rllm-step-120' })).items;
-      expect(items.map((i) => i.class).sort()).toEqual(Object.values(EXPECTED['h03-job']).sort());
-      expect(items.every((i) => i.labels['harbor.version'] === '0.3')).toBe(true);
-    } finally {
-      await archive.close();
-    }
   });
 });

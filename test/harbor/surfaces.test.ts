@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/api/server.js';
+import { storageEnvOfArgs, storageFor } from '../helpers/backends.js';
 import { tempDir } from '../helpers/bundles.js';
 import { CLI } from '../helpers/server.js';
 import { FIX } from './helpers.js';
@@ -17,7 +18,7 @@ let api: Item[];
 let cli: { code: number | null; out: string; err: string };
 
 function fdiag(...args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, FDIAG_DB: '', FDIAG_DATA: '' } });
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, FDIAG_DB: '', FDIAG_DATA: '', ...storageEnvOfArgs(args) } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 const get = (p: string) => fetch(`${srv.url}${p}`, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -28,7 +29,7 @@ beforeAll(async () => {
   expect(imp.code, imp.err).toBe(0);
   // Synchronous child processes run before the in-process server starts (they would stall it).
   cli = fdiag('query', '--data', data, '--format', 'json', '--limit', '500');
-  srv = await startServer({ dbFile: join(data, 'fdiag.db'), dataDir: data, port: 0, host: '127.0.0.1', env: { FDIAG_TOKENS: `${TOKEN}:read` } });
+  srv = await startServer({ ...storageFor(data), dataDir: data, port: 0, host: '127.0.0.1', env: { FDIAG_TOKENS: `${TOKEN}:read` } });
   const r = await get('/v1/failures?limit=500');
   expect(r.status).toBe(200);
   api = (await r.json()).items;

@@ -9,7 +9,7 @@
 // fresh database and prefix, and a second process on the same folder finds the first one's data.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { inject } from 'vitest';
 import type { Archive } from '../../src/archive/index.js';
@@ -19,6 +19,7 @@ import { SqliteFailureIndex } from '../../src/archive/sqlite-index.js';
 import { numberedPlaceholders } from '../../src/db/dialect.js';
 import { PG_BIN } from '../backing-services.js';
 import { tempDir } from './bundles.js';
+import { tgzText } from './secrets.js';
 
 export type BackendName = 'sqlite' | 'postgres';
 
@@ -85,6 +86,12 @@ export function storageEnv(dataDir: string): Record<string, string> {
   return { FDIAG_DB: s.dbFile, FDIAG_BLOBS: s.blobs!, ...s3Env() };
 }
 
+/** storageEnv for the data folder an `fdiag` command line names with --data (relative to cwd); nothing without one. */
+export function storageEnvOfArgs(args: readonly string[], cwd = process.cwd()): Record<string, string> {
+  const i = args.indexOf('--data');
+  return i >= 0 && args[i + 1] ? storageEnv(resolve(cwd, args[i + 1]!)) : {};
+}
+
 /** Rows of an SQL statement run on the archive's index (a test's check, or the state it sets up) (`?` placeholders; counts come back as numbers). */
 export async function rawRows<T = Record<string, unknown>>(a: Archive, query: string, params: unknown[] = []): Promise<T[]> {
   if (a.index instanceof SqliteFailureIndex) {
@@ -101,6 +108,30 @@ export async function rawRows<T = Record<string, unknown>>(a: Archive, query: st
 export async function countRows(a: Archive, query: string, params: unknown[] = []): Promise<number> {
   const [r] = await rawRows<{ n: number | string }>(a, query, params);
   return Number(r!.n);
+}
+
+/**
+ * Every byte the shared backend holds for this data folder's archive, as text: a pg_dump of its
+ * database and each blob's unpacked text ('' on the embedded default: the data folder is all there is).
+ */
+export async function sharedStoreText(dataDir: string): Promise<string> {
+  const s = storageFor(dataDir);
+  if (!s.blobs) return '';
+  const u = new URL(s.dbFile);
+  let out = execFileSync(join(PG_BIN!, 'pg_dump'), ['-h', u.hostname, '-p', u.port, '-U', u.username, u.pathname.slice(1)], { encoding: 'latin1', maxBuffer: 1 << 30 });
+  const store = new S3BlobStore(s.blobs);
+  try {
+    for await (const b of store.list()) {
+      const chunks: Buffer[] = [];
+      for await (const c of (await store.read(b.key))!) chunks.push(c as Buffer);
+      const local = join(tempDir(), 'blob.tar.gz');
+      writeFileSync(local, Buffer.concat(chunks));
+      out += `\n${b.key}\n${tgzText(local)}`;
+    }
+  } finally {
+    store.close?.();
+  }
+  return out;
 }
 
 /** The keys of every stored blob of this data folder's archive (its folder, or its bucket prefix). */

@@ -11,6 +11,7 @@ import { importJob } from '../../src/harbor/import.js';
 import { scanJob } from '../../src/harbor/job.js';
 import { AGENT, baseEnv, bundlesIn, rawBundleText, run, tempDirs } from '../capture/helpers.js';
 import { manifestFor, tarBlocks, type RawEntry } from '../helpers/hostile.js';
+import { sharedStoreText, storageFor } from '../helpers/backends.js';
 import { folderText, leaksIn, PLANTED, type PlantedSecret } from '../helpers/secrets.js';
 import { gzipSync } from 'node:zlib';
 
@@ -73,7 +74,7 @@ describe('planted secrets: ingest over HTTP', () => {
   const TOKEN = 'planted-admin-token-0123456789';
   beforeAll(async () => {
     dir = newDir();
-    srv = await startServer({ dbFile: join(dir, 'db.sqlite'), dataDir: join(dir, 'data'), port: 0, host: '127.0.0.1', env: { FDIAG_TOKENS: `${TOKEN}:admin` } });
+    srv = await startServer({ ...storageFor(join(dir, 'data'), join(dir, 'db.sqlite')), dataDir: join(dir, 'data'), port: 0, host: '127.0.0.1', env: { FDIAG_TOKENS: `${TOKEN}:admin` } });
   });
   afterAll(() => srv?.close());
 
@@ -92,7 +93,7 @@ describe('planted secrets: ingest over HTTP', () => {
     expect(served).toContain('illegal memory access');
     const list = await (await fetch(`${srv.url}/v1/failures?label.team=rl`, { headers: h })).text();
     expectNoLeak('GET /v1/failures', list);
-    expectNoLeak('data folder and DB', folderText(dir));
+    expectNoLeak('data folder and DB', folderText(dir) + (await sharedStoreText(join(dir, 'data'))));
   });
 });
 
@@ -109,7 +110,7 @@ describe('planted secrets: harbor import', () => {
     writeFileSync(join(trial, 'trial.log'), readFileSync(join(trial, 'trial.log'), 'utf8') + logText);
     for (const s of fileShapes) writeFileSync(join(trial, 'agent', basename(s.file!.path)), s.file!.content);
     writeFileSync(join(trial, 'agent', logNameShape.logName!), 'agent output\n');
-    const archive = await openArchive({ dbFile: join(d, 'db.sqlite'), dataDir: join(d, 'data') });
+    const archive = await openArchive({ ...storageFor(join(d, 'data'), join(d, 'db.sqlite')), dataDir: join(d, 'data') });
     try {
       const rows = await importJob(await scanJob(job), archive, newDir(), {});
       expect(rows.every((r) => r.error === null), JSON.stringify(rows)).toBe(true);
@@ -122,7 +123,8 @@ describe('planted secrets: harbor import', () => {
     }
     // the SQLite file and its WAL (whichever holds the rows now)
     const db = ['db.sqlite', 'db.sqlite-wal'].filter((f) => existsSync(join(d, f))).map((f) => readFileSync(join(d, f), 'latin1'));
-    expect(db.length).toBeGreaterThan(0);
+    db.push(await sharedStoreText(join(d, 'data'))); // PostgreSQL's rows and the bucket's blobs, on that backend
+    expect(db.join('').length).toBeGreaterThan(0);
     expectNoLeak('data folder and DB', folderText(join(d, 'data')) + db.join(''));
   });
 });

@@ -33,7 +33,7 @@ export function registerWebRoutes(app: App, deps: ApiDeps): void {
     if (path === '/ui/login' || path === '/ui/logout' || path.startsWith('/ui/static/')) return next();
     if (c.req.method === 'POST') {
       if (!sameOrigin(c)) return errorPage(c, 403, 'cross-site form post refused');
-      const form = uiFormScopes(c, deps.tokens);
+      const form = await uiFormScopes(c, deps);
       if (form && !c.get('scopes')) c.set('scopes', form);
     }
     const scopes = c.get('scopes');

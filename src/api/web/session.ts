@@ -1,45 +1,32 @@
 // Web UI sessions: the token typed once on /ui/login opens a server-side session; the HttpOnly,
 // SameSite=Strict cookie scoped to /ui holds only the session's random id, never the token (a
 // cookie that leaks, from a proxy log or a shared machine, is not the API token and dies at
-// logout, which revokes it, or after SESSION_TTL_MS). Secure when the request came over TLS,
-// directly or through a proxy that says X-Forwarded-Proto: https. The cookie is honoured for GET/HEAD of /ui pages only: the JSON API keeps Bearer,
-// and nothing that changes state is ever authorised by the cookie alone (a cross-site form or fetch
+// logout, which revokes it, or after SESSION_TTL_MS). Sessions are rows of the index (table
+// ui_sessions), so every replica on one database honours a session any of them issued, and a
+// logout on one ends it on all; a restart keeps them. The row holds the sha256 of the session id
+// and of the token, never either: a copy of the table opens nothing. A session has the scopes its
+// token has now, so a token taken out of FDIAG_TOKENS ends its sessions at once. Secure when the
+// request came over TLS, directly or through a proxy that says X-Forwarded-Proto: https. The cookie
+// is honoured for GET/HEAD of /ui pages only: the JSON API keeps Bearer, and nothing that changes state is ever authorised by the cookie alone (a cross-site form or fetch
 // would carry it in some browsers' lax modes; Strict plus GET-only closes that).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { Scope, TokenStore } from '../auth.js';
+import { tokenDigest, type Scope } from '../auth.js';
+import type { ApiDeps } from '../types.js';
 
 export const SESSION_TTL_MS = 7 * 86400e3;
-const MAX_SESSIONS = 10_000;
 
-/** The open sessions of one token store (one server), in memory: a restart logs everyone out. */
-class UiSessions {
-  private readonly open = new Map<string, { scopes: Set<Scope>; expires: number }>();
-  create(scopes: Set<Scope>): string {
-    const id = randomBytes(32).toString('base64url');
-    if (this.open.size >= MAX_SESSIONS) this.open.delete(this.open.keys().next().value!);
-    this.open.set(id, { scopes, expires: Date.now() + SESSION_TTL_MS });
-    return id;
-  }
-  get(id: string): Set<Scope> | null {
-    const s = this.open.get(id);
-    if (!s) return null;
-    if (s.expires < Date.now()) {
-      this.open.delete(id);
-      return null;
-    }
-    return s.scopes;
-  }
-  revoke(id: string): void {
-    this.open.delete(id);
-  }
+/** The index keys a session by the digest of its id: the cookie's value is never stored. */
+function sessionKey(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
 }
-const sessionsByStore = new WeakMap<TokenStore, UiSessions>();
-function sessionsOf(tokens: TokenStore): UiSessions {
-  let s = sessionsByStore.get(tokens);
-  if (!s) sessionsByStore.set(tokens, (s = new UiSessions()));
-  return s;
+
+/** Scopes of the session this cookie value names: its token's scopes now, or null (unknown, expired, logged out, token withdrawn). */
+async function sessionScopes(deps: ApiDeps, id: string | undefined): Promise<Set<Scope> | null> {
+  if (!id || id.length > 512) return null;
+  const digest = await deps.archive.sessionToken(sessionKey(id));
+  return digest ? deps.tokens.scopesOfDigest(digest) : null;
 }
 
 export const UI_COOKIE = 'fdiag_ui';
@@ -50,12 +37,10 @@ function isUiPath(path: string): boolean {
 }
 
 /** Scopes from the UI cookie, when this request may use it (a GET/HEAD of a /ui page); else null. */
-export function uiCookieScopes(c: Context, tokens: TokenStore): Set<Scope> | null {
+export async function uiCookieScopes(c: Context, deps: ApiDeps): Promise<Set<Scope> | null> {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null;
   if (!isUiPath(new URL(c.req.url).pathname)) return null;
-  const t = getCookie(c, UI_COOKIE);
-  if (!t || t.length > 512) return null;
-  return sessionsOf(tokens).get(t);
+  return sessionScopes(deps, getCookie(c, UI_COOKIE));
 }
 
 /**
@@ -85,20 +70,21 @@ export function sameOrigin(c: Context): boolean {
  * when the post comes from this server's own page. SameSite=Strict already keeps the cookie off
  * cross-site requests; the same-origin check holds even where a browser ignores SameSite.
  */
-export function uiFormScopes(c: Context, tokens: TokenStore): Set<Scope> | null {
+export async function uiFormScopes(c: Context, deps: ApiDeps): Promise<Set<Scope> | null> {
   if (c.req.method !== 'POST' || !isUiPath(new URL(c.req.url).pathname) || !sameOrigin(c)) return null;
-  const t = getCookie(c, UI_COOKIE);
-  if (!t || t.length > 512) return null;
-  return sessionsOf(tokens).get(t);
+  return sessionScopes(deps, getCookie(c, UI_COOKIE));
 }
 
 function overTls(c: Context): boolean {
   return new URL(c.req.url).protocol === 'https:' || (c.req.header('x-forwarded-proto') ?? '').split(',')[0].trim().toLowerCase() === 'https';
 }
 
-/** Opens a session for these scopes and sets its id as the UI cookie. */
-export function setUiCookie(c: Context, tokens: TokenStore, scopes: Set<Scope>): void {
-  setCookie(c, UI_COOKIE, sessionsOf(tokens).create(scopes), {
+/** Opens a session for this (accepted) token and sets its id as the UI cookie. */
+export async function setUiCookie(c: Context, deps: ApiDeps, token: string): Promise<void> {
+  const id = randomBytes(32).toString('base64url');
+  const now = Date.now();
+  await deps.archive.putSession({ idHash: sessionKey(id), tokenDigest: tokenDigest(token), createdAt: now, expiresAt: now + SESSION_TTL_MS });
+  setCookie(c, UI_COOKIE, id, {
     path: UI_PREFIX,
     httpOnly: true,
     sameSite: 'Strict',
@@ -107,9 +93,9 @@ export function setUiCookie(c: Context, tokens: TokenStore, scopes: Set<Scope>):
   });
 }
 
-/** Revokes the session of this request's cookie (server side) and clears the cookie. */
-export function clearUiCookie(c: Context, tokens: TokenStore): void {
+/** Revokes the session of this request's cookie (in the index: on every replica) and clears the cookie. */
+export async function clearUiCookie(c: Context, deps: ApiDeps): Promise<void> {
   const t = getCookie(c, UI_COOKIE);
-  if (t) sessionsOf(tokens).revoke(t);
+  if (t && t.length <= 512) await deps.archive.deleteSession(sessionKey(t));
   deleteCookie(c, UI_COOKIE, { path: UI_PREFIX, secure: overTls(c) });
 }

@@ -35,12 +35,12 @@ export async function loginPost(c: C, deps: ApiDeps) {
   const scopes = token && token.length <= 512 ? deps.tokens.scopesOf(token) : null;
   if (!scopes) deps.tokens.guesses.failed(clientAddress(c));
   if (!scopes || !hasScope(scopes, 'read')) return c.redirect('/ui/login?error=1', 303);
-  setUiCookie(c, deps.tokens, scopes);
+  await setUiCookie(c, deps, token);
   return c.redirect('/ui', 303);
 }
 
 export async function logoutPost(c: C, deps: ApiDeps) {
   if (!sameOrigin(c)) return errorPage(c, 403, 'cross-site logout refused');
-  clearUiCookie(c, deps.tokens);
+  await clearUiCookie(c, deps);
   return c.redirect('/ui/login', 303);
 }
