@@ -1,5 +1,7 @@
 // A kill -9 in the middle of an ingest leaves no half-indexed bundle and no blob that the index
-// points to; the next start sweeps the orphan and the same bundle ingests cleanly.
+// points to; the next start sweeps the orphan and the same bundle ingests cleanly. Embedded only
+// (it reads the SQLite file after the kill): on PostgreSQL the same crash is checked by
+// test/archive/groups.test.ts (in-transaction, both backends) and test/api/replicas.test.ts (kill -9 mid-burst).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';

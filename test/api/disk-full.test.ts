@@ -1,6 +1,7 @@
 // A full archive disk answers 507, stores nothing, leaves no temp files and keeps serving.
 // (A small bundle is verified in memory, so only its compressed bytes need room.)
-// Needs a tiny tmpfs, which only root can mount (CI runs as root).
+// Needs a tiny tmpfs, which only root can mount (CI runs as root). Embedded only: it fills the one
+// disk that holds the SQLite file and the blobs; a replica's disk holds neither.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

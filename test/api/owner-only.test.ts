@@ -1,5 +1,6 @@
 // Hostile-input suite, server side (issue 10): the archive's files are owner-only, the admin
-// token file is made 0600 even when it exists wider, and short tokens are refused.
+// token file is made 0600 even when it exists wider, and short tokens are refused. Embedded only:
+// the modes checked are those of the SQLite file and the blob folder.
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
