@@ -161,6 +161,11 @@ export const hostRules = defineRules([
       // and then exiting: the run was taken down, the reason is elsewhere.
       /\[launch\.py:\d+:sigkill_handler\] Killing subprocess \d+/,
       /\bexits with return code = -9\b/,
+      // A compiler killed mid-build (building flash-attn/apex from source with too many parallel jobs):
+      // GCC "c++: fatal error: Killed signal terminated program cc1plus", nvcc "nvcc error   : 'cicc' died
+      // due to signal 9 (Kill signal)".
+      /Killed signal terminated program \w{2,20}/,
+      /died due to signal 9 \(Kill signal\)/,
       // CPython's CalledProcessError for a child killed by a signal: "Command '[…]' died with <Signals.SIGKILL: 9>."
       /died with <Signals\.SIGKILL: 9>/,
       // systemd: "trainer.service: Main process exited, code=killed, status=9/KILL".
