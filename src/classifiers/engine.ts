@@ -42,6 +42,8 @@ const MAX_WINDOWS_PER_LINE = 16;
 const MAX_CARRY = 1 << 20;
 const CARRY_OVERLAP = 4096;
 const MAX_MATCHES_PER_LINE = 256;
+/** Below this a range of lines is scanned as one stream (splitting costs a search for a newline). */
+const PAIR_MIN_BYTES = 4096;
 const MAX_SIGNALS_PER_RULE = 4;
 const MAX_RANKS_TRACKED = 4096;
 /** A log that ends within this many lines of its last NCCL INFO line stopped during NCCL set-up. */
@@ -106,6 +108,11 @@ const DFA = PREFILTER.dfa;
 const STATE_SHIFT = Math.log2(DFA.width);
 if (DFA.width < 4) throw new Error('the scan keeps two flags below the state');
 
+/** The automaton's keys by id (ASCII lower case: it matches them in any case), as `onHitLine` reports them. */
+export function automatonKeys(): readonly string[] {
+  return DFA.keys;
+}
+
 /** Every literal key the rules and the context tracking need: what `grep -F -f` would get (case-insensitive ones in lower case). */
 export function prefilterKeys(): string[] {
   return PREFILTER.keys;
@@ -133,7 +140,9 @@ interface FileState {
   state: number;
   /** Prefilter hits in the current line: byte offset of the hit's end from the line start. */
   hitEnds: number[];
-  hitKeys: Set<number>;
+  /** DFA key ids seen in the current line, each once, and where (end offset from the line start) each was first seen. */
+  hitIds: number[];
+  hitAt: number[];
   /** Lines fully consumed. */
   lineNo: number;
   section: Section;
@@ -169,7 +178,26 @@ for (const f of FACT_RULES) FACTS_BY_KIND.set(f.on, [...(FACTS_BY_KIND.get(f.on)
 const RULE_BY_ID = new Map<string, Rule<RuleId>>(RULES.map((r) => [r.id, r]));
 for (const f of FACT_RULES) if (!RULE_BY_ID.has(f.rule)) throw new Error(`fact rule on ${f.on} names unknown rule ${f.rule}`);
 
+export interface EngineOptions {
+  /**
+   * One automaton stream over the whole chunk instead of two in step (pairedLines): the reference the
+   * paired scan is tested against (same hits, same verdicts).
+   */
+  fullScan?: boolean;
+  /** Tests: called for each line that had prefilter hits, before it is evaluated (DFA key ids in order of first hit, hit ends). */
+  onHitLine?: (file: string, line: number, keyIds: readonly number[], hitEnds: readonly number[]) => void;
+}
+
 export class Engine implements LogClassifier {
+  private readonly fullScan: boolean;
+  private readonly onHitLine: EngineOptions['onHitLine'];
+  /** pairedLines' notes on the second half: per line with hits (start, end, lines before it, hits from, hits to); per hit (end offset, state). */
+  private readonly second = { lines: [] as number[], hits: [] as number[] };
+  constructor(opts: EngineOptions = {}) {
+    this.fullScan = opts.fullScan ?? false;
+    this.onHitLine = opts.onHitLine;
+  }
+
   private files = new Map<string, FileState>();
   private readonly scratch = new CandidateScratch(PREFILTER);
   private perRule = new Map<string, Signal[]>();
@@ -291,23 +319,133 @@ export class Engine implements LogClassifier {
     let fs = this.files.get(file);
     if (!fs) {
       const section = sectionOfPath(file);
-      fs = { carry: null, state: 0, hitEnds: [], hitKeys: new Set(), lineNo: 0, section, inRootCause: false, progress: new ProgressTracker(file, section) };
+      fs = { carry: null, state: 0, hitEnds: [], hitIds: [], hitAt: [], lineNo: 0, section, inRootCause: false, progress: new ProgressTracker(file, section) };
       this.files.set(file, fs);
     }
     return fs;
   }
 
   /**
-   * One pass over the bytes: one table step per byte (byte class → next state, with flags for a key end
-   * or a newline), and a line handed on only when it had a hit.
+   * A chunk: a line continued from the last chunk and the line left open at its end go through
+   * `exactRange` (one stream, with the carried bytes); the complete lines between through
+   * `pairedLines`. Keys never span a newline, so each line is scanned from the automaton's root.
    */
   private scan(file: string, fs: FileState, buf: Buffer): void {
-    const { byteClass, table, outputsAt, outputs } = DFA;
-    let st = fs.state;
-    let lineStart = 0;
-    let base = fs.carry ? fs.carry.length : 0;
     const n = buf.length;
-    for (let i = 0; i < n; i++) {
+    let from = 0;
+    if (fs.carry !== null) {
+      const nl = buf.indexOf(10);
+      from = nl < 0 ? n : nl + 1;
+      this.exactRange(file, fs, buf, 0, from);
+    }
+    if (from < n) {
+      const last = buf.lastIndexOf(10);
+      const whole = last >= from ? last + 1 : from;
+      if (whole > from) {
+        if (this.fullScan) this.exactRange(file, fs, buf, from, whole);
+        else this.pairedLines(file, fs, buf, from, whole);
+      }
+      if (whole < n) this.exactRange(file, fs, buf, whole, n);
+    }
+    // The caller may reuse its buffer: keep what must outlive it.
+    settleNcclInfo(fs);
+    if (fs.carry && fs.carry.length > MAX_CARRY) this.flushLongLine(file, fs);
+  }
+
+  /**
+   * Complete lines buf[from, to) through the automaton as two streams in step: the first half's lines
+   * and the second half's (cut at a newline, where the automaton is at its root either way). One step
+   * of the automaton waits on the one before (the next state is a table load away), so a single stream
+   * leaves the core idle most of each step; two independent ones overlap. The first half is handled as
+   * it goes; the second half's lines with hits are noted and handled after it, in order.
+   */
+  private pairedLines(file: string, fs: FileState, buf: Buffer, from: number, to: number): void {
+    const mid = to - from >= PAIR_MIN_BYTES ? buf.indexOf(10, from + ((to - from) >> 1)) + 1 : 0;
+    if (mid <= from || mid >= to) return this.exactRange(file, fs, buf, from, to);
+    const { byteClass, table, outputsAt } = DFA;
+    const rec = this.second;
+    rec.lines.length = 0;
+    rec.hits.length = 0;
+    let sa = 0;
+    let sb = 0;
+    let aStart = from;
+    let bStart = mid;
+    let bLines = 0;
+    let bFirstHit = 0;
+    const len = Math.min(mid - from, to - mid);
+    for (let k = 0; k < len; k++) {
+      const ia = from + k;
+      const ib = mid + k;
+      const ta = table[sa + byteClass[buf[ia]!]!]!;
+      const tb = table[sb + byteClass[buf[ib]!]!]!;
+      sa = ta & ~3;
+      sb = tb & ~3;
+      if (((ta | tb) & 3) === 0) continue;
+      if (ta & 3) {
+        if (ta & FLAG_NEWLINE) {
+          if (fs.hitEnds.length) this.endLine(file, fs, buf, aStart, ia);
+          else fs.lineNo += 1;
+          aStart = ia + 1;
+        } else if (fs.hitEnds.length < MAX_MATCHES_PER_LINE) {
+          const at = ia + 1 - aStart;
+          fs.hitEnds.push(at);
+          noteKeys(fs, outputsAt[sa >> STATE_SHIFT]!, at);
+        }
+      }
+      if (tb & 3) {
+        if (tb & FLAG_NEWLINE) {
+          if (rec.hits.length > bFirstHit) rec.lines.push(bStart, ib, bLines, bFirstHit, rec.hits.length);
+          bLines += 1;
+          bStart = ib + 1;
+          bFirstHit = rec.hits.length;
+        } else if (rec.hits.length - bFirstHit < 2 * MAX_MATCHES_PER_LINE) {
+          rec.hits.push(ib + 1 - bStart, sb >> STATE_SHIFT);
+        }
+      }
+    }
+    // The longer half's rest: the first through exactRange (its open line goes on), the second noted.
+    if (mid - from > len) {
+      fs.state = sa;
+      this.exactRange(file, fs, buf, from + len, mid, aStart);
+    }
+    for (let ib = mid + len; ib < to; ib++) {
+      const tb = table[sb + byteClass[buf[ib]!]!]!;
+      sb = tb & ~3;
+      if ((tb & 3) === 0) continue;
+      if (tb & FLAG_NEWLINE) {
+        if (rec.hits.length > bFirstHit) rec.lines.push(bStart, ib, bLines, bFirstHit, rec.hits.length);
+        bLines += 1;
+        bStart = ib + 1;
+        bFirstHit = rec.hits.length;
+      } else if (rec.hits.length - bFirstHit < 2 * MAX_MATCHES_PER_LINE) {
+        rec.hits.push(ib + 1 - bStart, sb >> STATE_SHIFT);
+      }
+    }
+    fs.state = 0;
+    // The second half, in order: its first line is the one after the first half's last.
+    const base = fs.lineNo;
+    const { lines, hits } = rec;
+    for (let r = 0; r < lines.length; r += 5) {
+      fs.lineNo = base + lines[r + 2]!;
+      for (let h = lines[r + 3]!; h < lines[r + 4]!; h += 2) {
+        fs.hitEnds.push(hits[h]!);
+        noteKeys(fs, outputsAt[hits[h + 1]!]!, hits[h]!);
+      }
+      this.endLine(file, fs, buf, lines[r]!, lines[r + 1]!);
+    }
+    fs.lineNo = base + bLines;
+  }
+
+  /**
+   * The automaton over buf[from, to), which starts a line or continues the open one (fs.carry): one
+   * table step per byte (byte class → next state, with flags for a key end or a newline), and a line
+   * handed on only when it had a hit. A line still open at `to` becomes fs.carry.
+   */
+  private exactRange(file: string, fs: FileState, buf: Buffer, from: number, to: number, lineStart = from): void {
+    const { byteClass, table, outputsAt } = DFA;
+    let st = fs.state;
+    let base = fs.carry ? fs.carry.length : 0;
+    for (let i = from; i < to; i++) {
       const t = table[st + byteClass[buf[i]!]!]!;
       st = t & ~3;
       if ((t & 3) === 0) continue;
@@ -328,36 +466,37 @@ export class Engine implements LogClassifier {
         continue;
       }
       if (fs.hitEnds.length < MAX_MATCHES_PER_LINE) {
-        fs.hitEnds.push(base + (i + 1 - lineStart));
-        for (const k of outputs[outputsAt[st >> STATE_SHIFT]! - 1]!) fs.hitKeys.add(k);
+        const at = base + (i + 1 - lineStart);
+        fs.hitEnds.push(at);
+        noteKeys(fs, outputsAt[st >> STATE_SHIFT]!, at);
       }
     }
     fs.state = st;
-    // The caller may reuse its buffer: keep what must outlive it.
-    settleNcclInfo(fs);
-    if (lineStart < n) {
-      const rest = buf.subarray(lineStart, n);
+    if (lineStart < to) {
+      const rest = buf.subarray(lineStart, to);
       fs.carry = fs.carry ? Buffer.concat([fs.carry, rest]) : Buffer.from(rest);
-      if (fs.carry.length > MAX_CARRY) this.flushLongLine(file, fs);
     }
   }
 
   /** A line still without a newline past MAX_CARRY: look at its hits so far, keep only an overlap. */
   private flushLongLine(file: string, fs: FileState): void {
     const carry = fs.carry!;
+    if (fs.hitEnds.length) this.onHitLine?.(file, fs.lineNo + 1, fs.hitIds, fs.hitEnds);
     if (fs.hitEnds.length) this.evalWindows(file, fs, carry, 0, carry.length, fs.lineNo + 1);
     const keep = Math.min(CARRY_OVERLAP, carry.length);
     fs.carry = Buffer.from(carry.subarray(carry.length - keep));
     fs.hitEnds = [];
-    fs.hitKeys = new Set();
+    fs.hitIds = [];
+    fs.hitAt = [];
   }
 
   /** The line [start, end) of `buf` is complete and had prefilter hits. */
   private endLine(file: string, fs: FileState, buf: Buffer, start: number, end: number): void {
     const lineNumber = fs.lineNo + 1;
     if (fs.hitEnds.length) {
+      this.onHitLine?.(file, lineNumber, fs.hitIds, fs.hitEnds);
       if (end - start <= MAX_LINE) {
-        const c = this.scratch.candidates(buf.subarray(start, end), fs.hitKeys);
+        const c = this.scratch.candidatesAt(buf, start, end, fs.hitIds, fs.hitAt);
         const context = c.context ? this.byteContext(c.context, fs, lineNumber, buf, start, end) : 0;
         if (c.patterns.length || context) this.evalLine(file, lineNumber, visibleText(buf.toString('utf8', start, end)), fs.section, c.patterns, context, {}, fs);
       } else {
@@ -366,14 +505,15 @@ export class Engine implements LogClassifier {
     }
     fs.lineNo = lineNumber;
     fs.hitEnds = [];
-    fs.hitKeys = new Set();
+    fs.hitIds = [];
+    fs.hitAt = [];
   }
 
   /** Very long lines: a bounded window of text around each of the first hits. */
   private evalWindows(file: string, fs: FileState, buf: Buffer, start: number, end: number, lineNumber: number, given?: { patterns: number[]; context: number }): void {
     let lastEnd = -1;
     let windows = 0;
-    const c = given ?? this.scratch.candidates(buf.subarray(start, end), fs.hitKeys);
+    const c = given ?? this.scratch.candidatesAt(buf, start, end, fs.hitIds, fs.hitAt);
     if (!c.patterns.length && !c.context) return;
     for (const hitEnd of fs.hitEnds) {
       if (windows >= MAX_WINDOWS_PER_LINE) break;
@@ -464,13 +604,19 @@ export class Engine implements LogClassifier {
     let rest = mask;
     if (mask & CX.ncclInfo) {
       ctx.ncclInfoSeen = true;
-      fs.lastNcclInfo = { line: lineNumber, bytes: null, pending: { buf, start, end } };
+      // Most lines of a long log are NCCL INFO chatter: note the latest without allocating for each.
+      const last = fs.lastNcclInfo;
+      if (last?.pending) {
+        last.line = lineNumber;
+        last.pending.buf = buf;
+        last.pending.start = start;
+        last.pending.end = end;
+      } else fs.lastNcclInfo = { line: lineNumber, bytes: null, pending: { buf, start, end } };
       const p = fs.ncclHostPrefix;
       if (ctx.ncclHosts.size >= 64) rest &= ~CX.ncclInfo;
-      else if (p && end - start >= p.length && buf.compare(p, 0, p.length, start, start + p.length) === 0) {
+      else if (p && end - start >= p.length && startsWith(buf, start, p)) {
         // What the line shows could differ from its bytes only through a carriage return or an escape.
-        const line = buf.subarray(start, end);
-        if (line.indexOf(13) < 0 && line.indexOf(27) < 0) rest &= ~CX.ncclInfo;
+        if (!holdsCrOrEscape(buf, start, end)) rest &= ~CX.ncclInfo;
       }
     }
     if (mask & CX.p2pTransport && ctx.p2pTransport) rest &= ~CX.p2pTransport;
@@ -577,6 +723,25 @@ function raisedInMatches(want: RaisedIn, got: TracebackEnd | undefined): boolean
 function markFrame(fs: FileState, stream: string, lineNumber: number, library: boolean | null): void {
   const frames = (fs.frames ??= new Map());
   if (frames.size < MAX_RANKS_TRACKED || frames.has(stream)) frames.set(stream, { line: lineNumber, library });
+}
+
+function startsWith(buf: Uint8Array, start: number, prefix: Uint8Array): boolean {
+  for (let j = 0; j < prefix.length; j++) if (buf[start + j] !== prefix[j]) return false;
+  return true;
+}
+
+function holdsCrOrEscape(buf: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (buf[i] === 13 || buf[i] === 27) return true;
+  return false;
+}
+
+/** The keys that end at a hit (outputs entry `out`, 1-based), noted once per line with where they were first seen. */
+function noteKeys(fs: FileState, out: number, at: number): void {
+  for (const k of DFA.outputs[out - 1]!) {
+    if (fs.hitIds.includes(k)) continue;
+    fs.hitIds.push(k);
+    fs.hitAt.push(at);
+  }
 }
 
 /** Copy the last NCCL INFO line's bytes out of a chunk before the caller may reuse it. */

@@ -14,6 +14,12 @@ export interface PatternRef {
    * hit; only case-sensitive ones are kept (a case-insensitive group is left to the regex).
    */
   more: Buffer[][];
+  /**
+   * By group of `more`: a string every key of the group contains (their longest common substring, when
+   * it has 3+ bytes), or null. A line without it holds none of the group's keys: one search instead of
+   * one per key (a group of 110 `HTTP/1.1 `-like spellings).
+   */
+  moreCommon: (Buffer | null)[];
 }
 
 export interface KeyVariant {
@@ -62,7 +68,8 @@ export function buildPrefilter(rules: readonly Rule[], contextKeys: readonly { k
       // Only the most specific group goes into the automaton: weaker ones (a status code, "pid=")
       // would make most lines of a log hits.
       const p = patterns.length;
-      patterns.push({ rule: ri, re, more: d.ignoreCase ? [] : d.groups.slice(1).map((g) => g.map((k) => Buffer.from(k, 'utf8'))) });
+      const more = d.ignoreCase ? [] : d.groups.slice(1).map((g) => g.map((k) => Buffer.from(k, 'utf8')));
+      patterns.push({ rule: ri, re, more, moreCommon: more.map(commonPart) });
       for (const k of d.groups[0]!) variant(k, d.ignoreCase).uses.push(p);
     }
   });
@@ -77,7 +84,28 @@ export function buildPrefilter(rules: readonly Rule[], contextKeys: readonly { k
 }
 
 const ascending = (a: number, b: number): number => a - b;
+
+/** The longest substring (3+ bytes) of every key of a group of several, or null. */
+function commonPart(group: Buffer[]): Buffer | null {
+  if (group.length < 2) return null;
+  const shortest = group.reduce((a, b) => (b.length < a.length ? b : a));
+  for (let len = shortest.length; len >= 3; len--) {
+    for (let at = 0; at + len <= shortest.length; at++) {
+      const part = shortest.subarray(at, at + len);
+      if (group.every((k) => k.includes(part))) return Buffer.from(part);
+    }
+  }
+  return null;
+}
 const has = (buf: Buffer, key: Buffer): boolean => key.length <= buf.length && buf.indexOf(key) >= 0;
+
+/** `key` ends at buf[end - 1]. */
+function endsAt(buf: Uint8Array, end: number, key: Uint8Array): boolean {
+  const start = end - key.length;
+  if (start < 0) return false;
+  for (let j = 0; j < key.length; j++) if (buf[start + j] !== key[j]) return false;
+  return true;
+}
 
 /** Per-line scratch for `candidates`: reused across lines, so a line costs no allocation. */
 export class CandidateScratch {
@@ -94,6 +122,33 @@ export class CandidateScratch {
    */
   candidates(line: Uint8Array, hitIds: Iterable<number>): { patterns: number[]; context: number } {
     return this.fromVariants(line, hitIds, true);
+  }
+
+  /**
+   * Like `candidates`, for the line buf[start, end) and the DFA key ids seen in it with where each was
+   * first seen (end offset from `start`): a case-sensitive key is confirmed at that spot first, and only
+   * searched for in the line when the text there differs in case.
+   */
+  candidatesAt(buf: Buffer, start: number, end: number, ids: readonly number[], firstEnd: readonly number[]): { patterns: number[]; context: number } {
+    const { gen, pf } = this;
+    let stamp = ++this.stamp;
+    if (stamp === 0xffffffff) {
+      gen.fill(0);
+      stamp = this.stamp = 1;
+    }
+    let context = 0;
+    let line: Buffer | null = null;
+    const patterns: number[] = [];
+    for (let k = 0; k < ids.length; k++) {
+      const at = start + firstEnd[k]!;
+      for (const v of pf.variants[ids[k]!]!) {
+        if (v.exact && !endsAt(buf, at, v.exact) && !has((line ??= buf.subarray(start, end)), v.exact)) continue;
+        if (v.uses.length === 0) context |= v.context;
+        else context |= this.take(v, (line ??= buf.subarray(start, end)), stamp, patterns);
+      }
+    }
+    if (patterns.length > 1) patterns.sort(ascending);
+    return { patterns, context };
   }
 
   /**
@@ -125,8 +180,8 @@ export class CandidateScratch {
     for (const p of v.uses) {
       if (gen[p] === stamp) continue;
       gen[p] = stamp;
-      const more = pf.patterns[p]!.more;
-      if (more.length === 0 || more.every((g) => g.some((k) => has(buf, k)))) patterns.push(p);
+      const { more, moreCommon } = pf.patterns[p]!;
+      if (more.length === 0 || more.every((g, gi) => (moreCommon[gi] === null || has(buf, moreCommon[gi]!)) && g.some((k) => has(buf, k)))) patterns.push(p);
     }
     return v.context;
   }

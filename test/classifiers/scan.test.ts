@@ -1,0 +1,97 @@
+// The engine's byte scan (src/classifiers/engine.ts): complete lines go through the automaton as two
+// streams in step, lines that cross a chunk boundary as one. Whatever the chunking, each line's hits must
+// be exactly the keys the line holds, the same as the single-stream reference finds, and so must the verdict.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { automatonKeys, Engine, prefilterKeys } from '../../src/classifiers/engine.js';
+import type { Diagnosis } from '../../src/classifiers/types.js';
+import { corpusRows, corpusText } from './helpers.js';
+
+const FOLDED = automatonKeys();
+const WRITTEN = prefilterKeys();
+/** MAX_MATCHES_PER_LINE in engine.ts: past this many hits a line's later keys are not noted. */
+const MAX_HITS = 256;
+
+interface Scanned {
+  lines: [number, string[], number[]][];
+  diagnosis: Diagnosis;
+}
+
+function scan(bytes: Buffer, cuts: number[], fullScan: boolean): Scanned {
+  const lines: Scanned['lines'] = [];
+  const e = new Engine({ fullScan, onHitLine: (_file, line, ids, ends) => lines.push([line, ids.map((id) => FOLDED[id]!), [...ends]]) });
+  let prev = 0;
+  for (const p of [...new Set(cuts)].sort((a, b) => a - b).concat(bytes.length)) {
+    if (p > prev) e.feed('logs/stdout.log', Buffer.from(bytes.subarray(prev, p)));
+    prev = Math.max(prev, p);
+  }
+  return { lines, diagnosis: e.finish() };
+}
+
+/** The oracle, without the automaton: per line, the keys it holds (ASCII case folded), in order of where each first ends. */
+function keysByLine(text: string): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  text.split('\n').forEach((line, i) => {
+    const folded = line.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const found = FOLDED.map((k) => ({ k, end: folded.indexOf(k) >= 0 ? folded.indexOf(k) + k.length : -1 })).filter((x) => x.end >= 0);
+    if (found.length) out.set(i + 1, found.sort((a, b) => a.end - b.end).map((x) => x.k));
+  });
+  return out;
+}
+
+const respell = (k: string, flips: number[]): string => [...k].map((c, i) => (flips.includes(i) ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c)).join('');
+
+// Lines of noise with planted keys (as written, or with some letters' case flipped), some long enough to
+// be cut into windows (MAX_LINE), and enough of them (10+ KB between cuts, often) that the paired scan
+// splits the chunk (PAIR_MIN_BYTES).
+const piece = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, ' ')) },
+  { weight: 3, arbitrary: fc.constantFrom(...WRITTEN) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...WRITTEN), fc.array(fc.nat({ max: 40 }), { maxLength: 3 })).map(([k, f]) => respell(k, f)) },
+  { weight: 2, arbitrary: fc.constant('\n') },
+  { weight: 1, arbitrary: fc.constantFrom('\r', '\x1b[31m', '==> logs/a.log <==\n', 'vm:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM\n') },
+);
+const logText = fc.tuple(fc.array(piece, { minLength: 300, maxLength: 1500 }), fc.nat({ max: 9000 })).map(([ps, pad]) => ps.join('') + (pad > 8000 ? `${'x'.repeat(pad)} ${WRITTEN[pad % WRITTEN.length]}\n` : ''));
+
+describe('the paired scan', () => {
+  it('notes on each line exactly the keys it holds, and the same hits and verdict as one stream, in any chunking', () => {
+    fc.assert(
+      fc.property(logText, fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 }), (text, at) => {
+        const bytes = Buffer.from(text, 'latin1');
+        // Cuts anywhere, and right inside planted keys (a key split across chunks).
+        const cuts = at.map((x) => Math.floor(x * bytes.length));
+        const paired = scan(bytes, cuts, false);
+        const single = scan(bytes, cuts, true);
+        expect(paired.lines).toEqual(single.lines);
+        expect(paired.diagnosis).toEqual(single.diagnosis);
+        const oracle = keysByLine(text);
+        const noted = new Map(paired.lines.map(([line, keys, ends]) => [line, { keys, ends }]));
+        for (const [line, keys] of oracle) {
+          const got = noted.get(line);
+          expect(got, `line ${line}`).toBeDefined();
+          if (got!.ends.length < MAX_HITS) expect(new Set(got!.keys)).toEqual(new Set(keys));
+        }
+        for (const line of noted.keys()) expect(oracle.has(line), `line ${line} noted without a key`).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('keys cut by every chunk boundary of a line that spans chunks', () => {
+    const key = WRITTEN.find((k) => k.length > 12)!;
+    const text = `${'noise '.repeat(900)}\n${'a'.repeat(700)}${key}${'b'.repeat(700)}\n${'noise '.repeat(900)}\n`;
+    const bytes = Buffer.from(text, 'latin1');
+    const start = text.indexOf(key);
+    const reference = scan(bytes, [], true);
+    expect(reference.lines.some(([, keys]) => keys.includes(key.toLowerCase()))).toBe(true);
+    for (let cut = start - 1; cut <= start + key.length + 1; cut++) expect(scan(bytes, [cut, cut + 3000], false)).toEqual(reference);
+  });
+
+  it.each(corpusRows().map((r) => [r.id, r.file] as const))('%s: same hits and verdict as one stream', (_id, file) => {
+    const bytes = Buffer.from(corpusText(file), 'utf8');
+    for (const size of [1 << 20, 4099]) {
+      const cuts = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => i * size);
+      expect(scan(bytes, cuts, false)).toEqual(scan(bytes, cuts, true));
+    }
+  });
+});
