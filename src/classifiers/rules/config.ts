@@ -37,6 +37,8 @@ export const configRules = defineRules([
       /\b(?:omegaconf|hydra)\.errors\.\w+/,
       /\bInstantiationException\b|Error in call to target '/,
       /yaml\.(?:scanner\.ScannerError|parser\.ParserError)/,
+      // A TOML config that does not parse (tomllib, the toml package).
+      /\btomllib\.TOMLDecodeError\b|\btoml\.decoder\.TomlDecodeError\b/,
     ],
     unless: [/\bexcept\b/],
     strength: 85,
@@ -235,6 +237,18 @@ export const configRules = defineRules([
     sections: RUN_LOG_ONLY,
     why: 'installed packages do not fit each other: one imports a module or name that another, as installed, does not have',
     hint: 'Inside installed packages one imports what another (as installed) lacks: a version mismatch or a missing optional dependency in the environment. Install the versions the importing package declares (pip check, the project\'s pinned requirements / lock file), or the missing package.',
+  },
+  {
+    // A compiled extension that does not fit the installed libraries it links against: a wheel built
+    // for another torch ("flash_attn_2_cuda…so: undefined symbol: _ZN3c10…") or a newer glibc/libstdc++
+    // ("version `GLIBC_2.32' not found", "`GLIBCXX_3.4.29' not found"). The dynamic loader's words.
+    id: 'config.binary_mismatch',
+    class: 'config.error',
+    patterns: [/\.so(?:\.[\d.]+)?: undefined symbol: \S/, /version `GLIBC(?:XX)?_[\d.]{1,20}' not found/, /version `CXXABI_[\d.]{1,20}' not found/],
+    strength: 78,
+    sections: RUN_LOG_ONLY,
+    why: 'a compiled extension does not fit the installed libraries it was built against',
+    hint: 'A binary extension was built for other library versions than installed (torch, CUDA, glibc/libstdc++): reinstall it for the installed torch (e.g. pip install flash-attn --no-build-isolation, or the wheel matching the torch/CUDA/Python triple) or use an image with a newer glibc.',
   },
   {
     id: 'config.missing_setting',

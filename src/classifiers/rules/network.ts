@@ -68,6 +68,8 @@ export const networkRules = defineRules([
       /Timed out after \d+ seconds waiting for clients\. \d+\/\d+ clients joined|\bRendezvousTimeoutError\b/,
       // Hugging Face Hub unreachable (transformers/utils/hub.py, huggingface_hub LocalEntryNotFoundError).
       /We couldn't connect to '[^']{1,120}' to load (?:this file|the files)|\bLocalEntryNotFoundError\b/,
+      // 🤗 datasets' ConnectionError (load.py / file_utils.py): the Hub or a data URL not reachable.
+      /Couldn't reach '[^']{1,200}' on the Hub|Couldn't reach https?:\/\/\S{1,300} \(/,
       // httpx's other transport errors, requests' broken chunked body, aiohttp's cut payload.
       /\bhttpx\.(?:ReadError|WriteError|ConnectTimeout|NetworkError)\b|\bChunkedEncodingError\b|Connection broken: IncompleteRead|\bClientPayloadError\b/,
     ],
