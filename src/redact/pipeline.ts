@@ -90,6 +90,10 @@ export class PrefilterPlan {
   private readonly prefilter: Prefilter;
   private readonly index = new Map<string, number>();
   private readonly literalAnchors: number[] = [];
+  /** The anchors of the rules' gates, and the literal values: one found, and the text is decoded. */
+  readonly gateAnchors: number[];
+  /** [anchor index, word] of each secret word. */
+  readonly secretWordAnchors: [number, string][];
 
   constructor(latinLits: readonly string[]) {
     const anchors = [...STATIC_ANCHORS];
@@ -99,6 +103,10 @@ export class PrefilterPlan {
     }
     anchors.forEach((a, i) => this.index.set(a.name, i));
     this.prefilter = new Prefilter(anchors);
+    const gated = new Set(RULES.flatMap((r) => r.gate.anchors.filter((a) => a !== 'secret-key')));
+    this.gateAnchors = [...[...gated].map((a) => this.index.get(a)!), ...this.literalAnchors];
+    if (this.gateAnchors.some((i) => i === undefined)) throw new Error('redact: a rule gate names no prefilter anchor');
+    this.secretWordAnchors = SECRET_WORDS.map((w) => [this.index.get(`secret word ${w.text}`)!, w.text]);
   }
 
   scan(b: Uint8Array): Scan {
@@ -184,17 +192,16 @@ class Scan {
   secretWords(): readonly number[] {
     if (!this.secretWordHits) {
       const out: number[] = [];
-      for (const w of SECRET_WORDS) for (const p of this.of(`secret word ${w.text}`)) if (secretWordCounts(w.text, this.text, p)) out.push(p);
-      this.secretWordHits = out.sort((a, b) => a - b);
+      for (const [i, word] of this.plan.secretWordAnchors) for (const p of this.hits[i]) if (secretWordCounts(word, this.text, p)) out.push(p);
+      this.secretWordHits = out.length > 1 ? out.sort((a, b) => a - b) : out;
     }
     return this.secretWordHits;
   }
 
   /** Could nothing at all change? (checked before the text is decoded) */
   nothing(): boolean {
-    if (this.literals() || this.secretWords().length) return false;
-    for (const rule of RULES) for (const a of rule.gate.anchors) if (a !== 'secret-key' && this.of(a).length) return false;
-    return true;
+    for (const i of this.plan.gateAnchors) if (this.hits[i].length) return false;
+    return this.secretWords().length === 0;
   }
 }
 

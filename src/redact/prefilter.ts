@@ -50,6 +50,8 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Occurrences (start offsets, ascending) of each anchor, by anchor index. */
 export type Hits = number[][];
+// The list of an anchor not found (shared, never added to).
+const NONE: number[] = Object.freeze([]) as unknown as number[];
 
 export class Prefilter {
   readonly anchors: readonly AnchorSpec[];
@@ -124,11 +126,10 @@ export class Prefilter {
   /** Every occurrence of every anchor in `buf`. */
   scan(buf: Uint8Array): Hits {
     const n = buf.length;
-    const hits: Hits = this.anchors.map(() => []);
+    const hits: Hits = this.anchors.map(() => NONE);
     const b = buf.byteOffset & 3 ? new Uint8Array(buf) : buf; // a fresh copy is aligned
-    let covered = 0;
+    const words = n >>> 2;
     if (LITTLE_ENDIAN) {
-      const words = n >>> 2;
       const u32 = new Uint32Array(b.buffer, b.byteOffset, words);
       const table = this.table;
       for (let j = 0; j < words; j++) {
@@ -138,12 +139,20 @@ export class Prefilter {
         const hi = table[w >>> 16];
         if (hi !== 0) this.check(b, hi, (j << 2) + 2, hits);
       }
-      covered = words << 2;
-    }
-    // An occurrence whose registered pair does not lie in a whole word (the last bytes): every
-    // anchor at every start that could still hold one.
-    for (let p = Math.max(0, covered - this.maxLen - 2); p < n; p++) {
-      for (let i = 0; i < this.bytes.length; i++) if (this.matchAt(b, i, p)) hits[i].push(p);
+      // The last bytes, as one word padded with zeros (a check never reads past the end).
+      if (n & 3) {
+        let w = 0;
+        for (let k = n & ~3; k < n; k++) w |= b[k] << ((k & 3) << 3);
+        const lo = table[w & 0xffff];
+        if (lo !== 0) this.check(b, lo, words << 2, hits);
+        const hi = table[w >>> 16];
+        if (hi !== 0) this.check(b, hi, (words << 2) + 2, hits);
+      }
+    } else {
+      for (let q = 0; q < n; q += 2) {
+        const bucket = this.table[b[q] | ((q + 1 < n ? b[q + 1] : 0) << 8)];
+        if (bucket !== 0) this.check(b, bucket, q, hits);
+      }
     }
     for (const h of hits) {
       for (let k = 1; k < h.length; k++) {
@@ -168,7 +177,11 @@ export class Prefilter {
       const quick = e[k + 3];
       if ((quick & 256 ? FOLD[b[q]] : b[q]) !== (quick & 255)) continue;
       const p = at - e[k + 1];
-      if (p >= 0 && this.matchAt(b, e[k], p)) hits[e[k]].push(p);
+      if (p >= 0 && this.matchAt(b, e[k], p)) {
+        const i = e[k];
+        if (hits[i] === NONE) hits[i] = [p];
+        else hits[i].push(p);
+      }
     }
   }
 
