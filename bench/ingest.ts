@@ -3,7 +3,8 @@
 // reader's p95 < 50 ms. Baselines, measured in the same run: a sink server that only spools each
 // body to disk (fsync + rename) for throughput, and the same reader against the idle archive.
 // Backends: the embedded default (SQLite + folder), then PostgreSQL + s3rver (a throwaway cluster,
-// as the tests start one). Run: npm run bench -- ingest (BENCH_INGEST_BUNDLES=n, default 160)
+// as the tests start one). Run: npm run bench -- ingest (BENCH_INGEST_BUNDLES=n, default 160;
+// BENCH_FDIAG_CLI=path/to/cli.js to measure another build).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -17,7 +18,8 @@ import { runCapture } from '../src/capture/capture.js';
 import { startBackingServices } from '../test/backing-services.js';
 import { percentile, printRows, row, type BenchRow } from './lib.js';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
+/** The server under test: the build (`npm run bench` makes it), or BENCH_FDIAG_CLI (another build, to compare two). */
+const CLI = process.env.BENCH_FDIAG_CLI || join(import.meta.dirname, '..', 'dist', 'cli.js');
 /** ../shared beside the checkout (the team's layout), else FDIAG_SHARED. */
 const MAKE_BIG_LOG = [process.env.FDIAG_SHARED, join(import.meta.dirname, '..', '..', 'shared'), join(import.meta.dirname, '..', '..', '..', 'shared')]
   .filter((d): d is string => !!d)
@@ -110,6 +112,17 @@ async function reader(url: string, token: string, stop: () => boolean, minReads 
   return lat.sort((a, b) => a - b);
 }
 
+/** User + system CPU of a process so far, in ms (Linux /proc), or null where there is none. */
+function cpuMs(pid: number | undefined): number | null {
+  try {
+    // Fields after the parenthesised command: utime and stime are the 12th and 13th, in clock ticks (100/s).
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 async function measure(label: string, env: Record<string, string>, bundles: Buffer[], sinkRate: number): Promise<BenchRow[]> {
   const token = randomBytes(16).toString('hex');
   const srv = await spawnArchive({ ...env, FDIAG_TOKENS: `${token}:admin` });
@@ -119,10 +132,14 @@ async function measure(label: string, env: Record<string, string>, bundles: Buff
     const idle = await reader(srv.url, token, () => true, 100);
     let done = false;
     const busyP = reader(srv.url, token, () => done);
+    const cpu0 = cpuMs(srv.proc.pid);
     const rate = await ingestAll(srv.url, token, bundles.slice(CONCURRENCY)).finally(() => (done = true));
+    const cpu1 = cpuMs(srv.proc.pid);
     const busy = await busyP;
+    // CPU time is what a shared machine's load changes least: how much work one bundle costs.
+    const cpu = cpu0 !== null && cpu1 !== null ? `; server CPU ${((cpu1 - cpu0) / (bundles.length - CONCURRENCY)).toFixed(0)} ms/bundle (reads included)` : '';
     return [
-      row(`${label}: ingest at concurrency ${CONCURRENCY}`, rate, 'bundles/s', { name: 'sink server (spool + fsync + rename only)', value: sinkRate }, `${bundles.length - CONCURRENCY} captured bundles, 2 MiB log each, mean ${(bundles.reduce((s, b) => s + b.length, 0) / bundles.length / 1024).toFixed(0)} KB; goal ≥ 200`),
+      row(`${label}: ingest at concurrency ${CONCURRENCY}`, rate, 'bundles/s', { name: 'sink server (spool + fsync + rename only)', value: sinkRate }, `${bundles.length - CONCURRENCY} captured bundles, 2 MiB log each, mean ${(bundles.reduce((s, b) => s + b.length, 0) / bundles.length / 1024).toFixed(0)} KB${cpu}; goal ≥ 200`),
       row(`${label}: reader p95 during ingest`, percentile(busy, 95), 'ms', { name: 'same reader, archive idle', value: percentile(idle, 95) }, `GET /v1/failures?limit=50 back to back, ${busy.length} reads; goal < 50 ms`),
     ];
   } finally {
