@@ -2,7 +2,7 @@
 //  - the shared benchmark log (../shared/bench/make-big-log, 256 MiB: NCCL INFO chatter, verl/vLLM/httpx
 //    lines, a CUDA OOM 90% in) classified by the streaming classifier vs `grep -E -f
 //    ../shared/bench/grep-patterns.txt` on the same file (target ≤ 2×), in wall time and in CPU time
-//    (the CPU ratio does not depend on how busy the machine is); without ../shared/bench, a log made
+//    (the CPU ratio depends less on how busy the machine is); without ../shared/bench, a log made
 //    here from corpus lines and the classifier's own keys as grep patterns;
 //  - a 1 GiB log classified in a child process: its peak RSS (target < 512 MiB).
 // `tsx bench/classify.ts` runs it standalone; bench/run.ts can import benchClassify().
@@ -25,6 +25,8 @@ export interface BenchRow {
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
 const MiB = 1024 * 1024;
+/** Timed runs of each side (after one warm-up each); medians are reported. */
+const REPEATS = 5;
 
 function corpusDir(): string {
   const shared = resolve(ROOT, '../shared/corpus');
@@ -160,28 +162,29 @@ export async function benchClassify(opts: { speedBytes?: number; rssBytes?: numb
     const big = join(dir, 'train.log');
     makeLog(big, speedBytes);
     log(`wrote ${(speedBytes / MiB).toFixed(0)} MiB log (${shared ? `${shared}/make-big-log` : 'bench/classify.ts'}); grep patterns ${patterns}`);
-    // Warm both (page cache, JIT) once, then take the better of three runs each, interleaved.
+    // Warm both (page cache, JIT) once, then five runs each, interleaved so that a busy machine slows
+    // both alike; the medians are reported.
     grepTimed(patterns, big);
     await classifyTimed(big);
     const g: Timed[] = [];
     const c: Timed[] = [];
     let cls = '';
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < REPEATS; i++) {
       g.push(grepTimed(patterns, big));
       const r = await classifyTimed(big);
       c.push(r);
       cls = r.cls;
     }
-    const best = (xs: Timed[], k: keyof Timed) => Math.min(...xs.map((x) => x[k]));
-    const grepS = best(g, 'seconds');
-    const clsS = best(c, 'seconds');
-    const grepCpu = best(g, 'cpu');
-    const clsCpu = best(c, 'cpu');
+    const median = (xs: Timed[], k: keyof Timed) => xs.map((x) => x[k]).sort((a, b) => a - b)[xs.length >> 1]!;
+    const grepS = median(g, 'seconds');
+    const clsS = median(c, 'seconds');
+    const grepCpu = median(g, 'cpu');
+    const clsCpu = median(c, 'cpu');
     // For reference: the classifier's own keys as fixed strings, grep's fastest mode.
     const literal = join(dir, 'literal');
     writeFileSync(literal, `${prefilterKeys().join('\n')}\n`);
     const grepF = Math.min(grepTimed(literal, big, '-F').seconds, grepTimed(literal, big, '-F').seconds);
-    log(`classify ${clsS.toFixed(2)} s wall, ${clsCpu.toFixed(2)} s CPU (${cls}) vs grep -E -f ${grepS.toFixed(2)} s wall, ${grepCpu.toFixed(2)} s CPU; grep -F -f keys ${grepF.toFixed(2)} s`);
+    log(`medians of ${REPEATS}: classify ${clsS.toFixed(2)} s wall, ${clsCpu.toFixed(2)} s CPU (${cls}) vs grep -E -f ${grepS.toFixed(2)} s wall, ${grepCpu.toFixed(2)} s CPU; grep -F -f keys ${grepF.toFixed(2)} s`);
     const rows: BenchRow[] = [
       { name: 'classify 256 MiB log (streaming) vs grep -E -f patterns, wall', value: round(clsS), unit: 's', baseline: round(grepS), ratio: round(clsS / grepS) },
       { name: 'classify 256 MiB log (streaming) vs grep -E -f patterns, CPU', value: round(clsCpu), unit: 's', baseline: round(grepCpu), ratio: round(clsCpu / grepCpu) },

@@ -87,6 +87,23 @@ describe('the paired scan', () => {
     for (let cut = start - 1; cut <= start + key.length + 1; cut++) expect(scan(bytes, [cut, cut + 3000], false)).toEqual(reference);
   });
 
+  it('keeps nothing of a chunk past feed: one buffer overwritten after each feed gives the same verdict', () => {
+    for (const { file } of corpusRows()) {
+      const bytes = Buffer.from(corpusText(file), 'utf8');
+      const whole = scan(bytes, [], true).diagnosis;
+      for (const size of [61, 4099]) {
+        const e = new Engine();
+        const reused = Buffer.alloc(size);
+        for (let o = 0; o < bytes.length; o += size) {
+          const n = bytes.copy(reused, 0, o, o + size);
+          e.feed('logs/stdout.log', reused.subarray(0, n));
+          reused.fill(0x41);
+        }
+        expect(e.finish(), `${file} in ${size}-byte pieces`).toEqual(whole);
+      }
+    }
+  });
+
   it.each(corpusRows().map((r) => [r.id, r.file] as const))('%s: same hits and verdict as one stream', (_id, file) => {
     const bytes = Buffer.from(corpusText(file), 'utf8');
     for (const size of [1 << 20, 4099]) {
