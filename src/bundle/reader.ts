@@ -55,6 +55,7 @@ export async function extractBundle(tgz: string | Buffer, destDir: string | null
   // bundle may be fine and the caller must not tell the client to discard it.
   let failure: Error | null = null;
 
+  const whole = typeof tgz === 'string' ? null : inflateWhole(tgz, Math.min(lim.maxUnpackedBytes, ONE_SHOT_INFLATE_MAX));
   const parser = new Parser({ strict: true });
   // Every ancestor folder of every file: a file and a folder of one name conflict in either order.
   const ancestors = new Set<string>();
@@ -108,7 +109,8 @@ export async function extractBundle(tgz: string | Buffer, destDir: string | null
         bytes += chunk.length;
         hash.update(chunk);
         if (kept) {
-          kept.push(Buffer.from(chunk));
+          // Inflated whole, the data are views of that one buffer, which nothing else writes to.
+          kept.push(whole ? chunk : Buffer.from(chunk));
           return;
         }
         try {
@@ -120,7 +122,7 @@ export async function extractBundle(tgz: string | Buffer, destDir: string | null
       });
       entry.on('end', () => {
         close();
-        if (kept) contents!.set(path, Buffer.concat(kept));
+        if (kept) contents!.set(path, kept.length === 1 ? kept[0]! : Buffer.concat(kept));
         files.set(path, { bytes, sha256: hash.digest('hex') });
       });
     } catch (err) {
@@ -150,7 +152,6 @@ export async function extractBundle(tgz: string | Buffer, destDir: string | null
   try {
     // The guard passes the archive up to its end marker and checks what follows is only short
     // zero padding, so node-tar never sees a trailer or a member type it would skip unchecked.
-    const whole = typeof tgz === 'string' ? null : inflateWhole(tgz, Math.min(lim.maxUnpackedBytes, ONE_SHOT_INFLATE_MAX));
     const source = whole ? Readable.from([whole]) : typeof tgz === 'string' ? createReadStream(tgz) : Readable.from([tgz]);
     await pipeline(source, whole ? new PassThrough() : createGunzip(), counter, new TarGuard(), async function* (source) {
       for await (const chunk of source) {
@@ -233,8 +234,9 @@ function inflateWhole(tgz: Buffer, max: number): Buffer | null {
   const claimed = tgz.length < 18 ? Infinity : tgz.readUInt32LE(tgz.length - 4);
   if (claimed > max) return null;
   try {
-    // Output pieces near the claimed size: fewer pieces to allocate and join.
-    return gunzipSync(tgz, { maxOutputLength: Math.max(1, max), chunkSize: Math.min(Math.max(claimed + 1, 16 * 1024), 1024 ** 2) });
+    // One output piece of the claimed size (+1, so an honest claim never asks for a second one):
+    // nothing to join. A false claim costs pieces, or one buffer of at most `max`.
+    return gunzipSync(tgz, { maxOutputLength: Math.max(1, max), chunkSize: Math.max(claimed + 1, 16 * 1024) });
   } catch {
     return null;
   }
