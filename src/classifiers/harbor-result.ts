@@ -105,6 +105,13 @@ export interface HarborTimings {
   totalSec: number | null;
 }
 
+/**
+ * The trial phases in the order Harbor runs them (trial.py: `_setup_environment` sets environment_setup,
+ * `_setup_agent` agent_setup, `_run_agent_phase` agent_execution, `_run_verifier` verifier; each block's
+ * started_at is set when the phase begins, finished_at in its `finally`).
+ */
+export type HarborPhase = 'environment_setup' | 'agent_setup' | 'agent_execution' | 'verifier';
+
 export interface HarborTrialRecord {
   /** ok: a TrialResult; invalid: JSON but not a TrialResult (facts read leniently); garbled: not JSON. */
   status: 'ok' | 'invalid' | 'garbled';
@@ -119,6 +126,12 @@ export interface HarborTrialRecord {
   exceptions: HarborException[];
   steps: HarborStep[];
   timings: HarborTimings;
+  /**
+   * The last phase that started (its TimingInfo has a started_at; a multi-step trial's steps count for
+   * agent_execution and verifier). Harbor stops a trial at its first exception outside the agent phase,
+   * so for such an exception this is the phase it happened in. Null when no phase started.
+   */
+  lastPhase: HarborPhase | null;
   shape: HarborShape;
   startedAt: string | null;
   finishedAt: string | null;
@@ -168,6 +181,18 @@ export function harborTimings(r: Record<string, unknown> | null): HarborTimings 
   };
 }
 
+const PHASES: readonly HarborPhase[] = ['environment_setup', 'agent_setup', 'agent_execution', 'verifier'];
+
+function lastPhaseOf(raw: Record<string, unknown>, steps: Record<string, unknown>[]): HarborPhase | null {
+  const started = (v: unknown) => {
+    const t = asObj(v);
+    return !!t && typeof t.started_at === 'string' && !Number.isNaN(Date.parse(t.started_at));
+  };
+  let last: HarborPhase | null = null;
+  for (const p of PHASES) if (started(raw[p]) || ((p === 'agent_execution' || p === 'verifier') && steps.some((s) => started(s[p])))) last = p;
+  return last;
+}
+
 function shapeOf(raw: Record<string, unknown>): HarborShape {
   if ('verifier_environment_mode' in raw) return '0.21';
   if ('step_results' in raw) return '0.13';
@@ -201,6 +226,7 @@ export function readHarborResult(text: string): HarborTrialRecord {
       exceptions: [],
       steps: [],
       timings: EMPTY_TIMINGS,
+      lastPhase: null,
       shape: 'unknown',
       startedAt: null,
       finishedAt: null,
@@ -236,6 +262,7 @@ export function readHarborResult(text: string): HarborTrialRecord {
     exceptions,
     steps,
     timings: harborTimings(obj),
+    lastPhase: lastPhaseOf(obj, rawSteps),
     shape: shapeOf(obj),
     startedAt: str(obj.started_at),
     finishedAt: str(obj.finished_at),

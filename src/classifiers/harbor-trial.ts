@@ -7,7 +7,7 @@
 import { categoryOf, type FailureClass } from './taxonomy.js';
 import type { BundleInput, Diagnosis, Evidence } from './types.js';
 import { Engine } from './engine.js';
-import { readHarborResult } from './harbor-result.js';
+import { readHarborResult, type HarborPhase } from './harbor-result.js';
 import { AGENT_PHASE as AGENT_PHASE_CAUSES, VERIFIER as STOPPED_VERIFIER_CAUSES, harborExceptionRow, type HarborInfraClass } from './rules/harbor-exceptions.js';
 
 export type InfraClass = HarborInfraClass;
@@ -271,6 +271,8 @@ export function decideHarborTrial(input: BundleInput, fromLogs: Diagnosis): Diag
     if (cls === 'by_message') cls = 'by_reward';
     if (cls === 'by_reward') {
       if (exc === 'AgentSafetyRefusalError') return outcomeByReward('AgentSafetyRefusalError: the model provider refused on policy grounds; the verifier\'s score stands.');
+      const setup = !hasReward ? setupPhaseFailure(facts.lastPhase, exc, msg) : null;
+      if (setup) return infra(setup.cls, 0.8, (scan.byClass.get(setup.cls) ?? []).slice(0, 6), setup.why);
       if (!hasReward) return diag('verifier.failure', 0.7, ev, fromLogs, `${exc}: ${msg.split('\n')[0].slice(0, 200)}; no reward was produced.`);
       return outcomeByReward(`${exc} with no infrastructure signal; the verifier's score stands.`);
     }
@@ -291,7 +293,22 @@ export function decideHarborTrial(input: BundleInput, fromLogs: Diagnosis): Diag
   const c = cause(fromLogs, scan, PRIORITY);
   if (c) return infra(c.cls, 0.7, c.evidence);
   if (hasReward) return outcomeByReward(`${exc} was recorded after the verifier scored the trial.`);
+  const setup = setupPhaseFailure(facts.lastPhase, exc, msg);
+  if (setup) return infra(setup.cls, 0.7, (scan.byClass.get(setup.cls) ?? []).slice(0, 6), setup.why);
   return diag('verifier.failure', 0.5, ev, fromLogs, `${exc}: ${msg.split('\n')[0].slice(0, 200)} stopped the trial before the verifier produced a reward.`);
+}
+
+/**
+ * An exception that names no cause, recorded before the agent ever ran: the phase it stopped the trial in
+ * says what failed. Harbor sets each phase's started_at as it begins (trial.py), so a trial whose last
+ * started phase is agent_setup died installing the agent (the install command's NonZeroAgentExitCodeError:
+ * exec_as_agent in agents/installed/*.py `install`), one still in environment_setup never got a sandbox.
+ */
+function setupPhaseFailure(phase: HarborPhase | null, exc: string, msg: string): { cls: InfraClass; why: string } | null {
+  const first = msg.split('\n')[0]!.slice(0, 200);
+  if (phase === 'agent_setup') return { cls: 'agent.setup_failure', why: `${exc} during agent setup (agent_execution never started): ${first}` };
+  if (phase === 'environment_setup') return { cls: 'sandbox.failure', why: `${exc} while the environment started (agent_setup never started): ${first}` };
+  return null;
 }
 
 /** The infra class the engine's rules found in the recorded exception message itself, if any. */

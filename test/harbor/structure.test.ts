@@ -49,3 +49,31 @@ describe("the agent's command exiting 127 (not installed)", () => {
     expect(classifyBundle(b).class).toBe('outcome.reward_zero');
   });
 });
+
+describe('the phase a cause-less exception stopped the trial in (result.json timings)', () => {
+  // claude_code.py `install`: exec_as_agent of the bootstrap script; a failure there is _classify_exec_error's
+  // NonZeroAgentExitCodeError, recorded by Trial.run before any agent_execution block exists.
+  const install = 'set -euo pipefail; if command -v apk &> /dev/null; then  npm install -g @anthropic-ai/claude-code; else  curl -fsSL https://downloads.claude.ai/claude-code-releases/bootstrap.sh | bash -s --; fi && claude --version';
+  const setupMessage = `Command failed (exit 22): ${install}\nstdout: \nstderr: curl: (22) The requested URL returned error: 403`;
+  it('a NonZeroAgentExitCodeError while agent_setup ran (agent_execution never started) is the agent setup, not a verifier failure', () => {
+    const b = variant(join(H22, 'agent-setup-timeout__Maorj26'), (r) => {
+      r.exception_info = exc('NonZeroAgentExitCodeError', setupMessage);
+    });
+    const d = classifyBundle(b);
+    expect(d.class).toBe('agent.setup_failure');
+    expect(d.hint).toContain('during agent setup');
+  });
+  it('a RuntimeError that names nothing while the environment started is the sandbox', () => {
+    const b = variant(join(H22, 'env-start-timeout__RPuS25F'), (r) => {
+      r.exception_info = exc('RuntimeError', 'Unexpected response from the environment API');
+    });
+    expect(classifyBundle(b).class).toBe('sandbox.failure');
+  });
+  it('the same exception once the agent ran and the verifier scored it keeps the score', () => {
+    const b = variant(join(H22, 'agent-nonzero-exit__LLjddGF'), (r) => {
+      r.exception_info = exc('NonZeroAgentExitCodeError', setupMessage.replace('exit 22', 'exit 1'));
+      r.verifier_result = { rewards: { reward: 1.0 } };
+    });
+    expect(classifyBundle(b).class).toBe('outcome.scored');
+  });
+});
