@@ -178,7 +178,7 @@ export function resolveDiagnosis(all: Signal[], ctx: EngineContext): Diagnosis {
   };
 }
 
-const AGENT_INSTALL_RULES = new Set(['agent.npm_install_error', 'agent.node_too_old', 'agent.binary_not_found']);
+const AGENT_INSTALL_RULES = new Set(['agent.npm_install_error', 'agent.node_too_old', 'agent.binary_not_found', 'agent.install_step_failed']);
 const HARNESS_TIMEOUT_RULES = new Set<SignalRuleId>(['harbor.agent_timeout', 'harbor.agent_setup', 'harbor.verifier', 'sandbox.start']);
 
 /** Drop signals whose meaning depends on facts only known at the end. */

@@ -135,3 +135,15 @@ describe('a test session that never printed its summary', () => {
     expect(classifyText(log).class).toBe('verifier.failure');
   });
 });
+
+describe("an agent's install step failing (agent.install_step_failed)", () => {
+  const pip = 'ERROR: Could not find a version that satisfies the requirement openhands-ai==0.99.0 (from versions: 0.1.0, 0.2.0)\nERROR: No matching distribution found for openhands-ai==0.99.0\n';
+  it('is agent.setup_failure in the agent setup output', () => {
+    expect(classifyText(pip, 'harbor/agent/setup/stdout.txt').class).toBe('agent.setup_failure');
+  });
+  it("is the agent's own task work once it talked to a model, and nothing in a run's own log", () => {
+    const session = `{"type":"assistant","message":{"role":"assistant","content":[]},"usage":{"input_tokens":18234,"output_tokens":512}}\n${pip}${CLAUDE_RESULT}\n`;
+    expect(classifyText(session, 'agent/claude-code.txt').class).not.toBe('agent.setup_failure');
+    expect(classifyText(pip, 'logs/stdout.log').class).toBe('unknown');
+  });
+});

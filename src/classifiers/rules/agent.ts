@@ -89,6 +89,34 @@ export const agentRules = defineRules([
     hint: "The agent CLI is not installed where the harness runs it (exit 127 is the shell's \"command not found\"): its install step failed or put it off PATH; read agent/setup output, pin the agent version and retry. The trial has no score.",
   },
   {
+    // The package managers an agent's install script drives, failing (Harbor keeps that output under
+    // agent/setup/; Terminal-Bench in the agent's session before it starts): pip's resolver
+    // (pip/_internal/resolution: "Could not find a version that satisfies the requirement …", "No matching
+    // distribution found for …"), uv ("× No solution found when resolving dependencies", "error: Failed to
+    // fetch: …"), PEP 668's "error: externally-managed-environment", apt ("E: Unable to locate package …",
+    // "E: Package '…' has no installation candidate"), curl -f on the install script ("curl: (22) The requested
+    // URL returned error: N"), and env(1) without the interpreter ("/usr/bin/env: 'node': No such file or
+    // directory"). Only in an agent's log, and only before it reached a model (engine gate): afterwards the
+    // same words are commands the agent ran for its task.
+    id: 'agent.install_step_failed',
+    class: 'agent.setup_failure',
+    patterns: [
+      /^ERROR: (?:Could not find a version that satisfies the requirement|No matching distribution found for) \S/,
+      /No solution found when resolving dependencies/,
+      /^error: Failed to fetch: /,
+      /^error: externally-managed-environment\b/,
+      /^E: (?:Unable to locate package \S|Package '[^']{1,100}' has no installation candidate)/,
+      /^curl: \(22\) The requested URL returned error: \d{3}/,
+      /^\/usr\/bin\/env: '(?:node|python3?|bash|uv|npx)': No such file or directory/,
+    ],
+    // As agent.command_not_found: below a failure mode the harness itself recorded (Terminal-Bench's
+    // test_timeout after a failed install is labelled by what the harness recorded).
+    strength: 44,
+    sections: ['agent'],
+    why: "a step of the agent's install script failed (package manager, download or interpreter)",
+    hint: "The agent's install step failed: the package or version does not exist on the index (pin one that does), the sandbox's package manager refuses (PEP 668: use a venv or uv), apt has no such package in this base image, or the install script's download was refused. Fix the install in the agent/image, then retry; the trial has no score.",
+  },
+  {
     id: 'agent.npm_install_error',
     class: 'agent.setup_failure',
     patterns: [/^npm (?:error|ERR!) code (E[A-Z0-9]{2,20})\b/],
