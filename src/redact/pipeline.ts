@@ -149,13 +149,18 @@ export class PrefilterPlan {
       }
       return out;
     });
+    const grown = new Set<number>();
     for (const [from, to] of zones) {
       const found = this.prefilter.scan(Buffer.from(s.slice(from, Math.min(s.length, to + this.prefilter.maxLen)), 'latin1'));
       found.forEach((list, i) => {
-        for (const p of list) if (from + p < to) hits[i].push(from + p);
+        for (const p of list) {
+          if (from + p >= to) continue;
+          hits[i].push(from + p);
+          grown.add(i);
+        }
       });
     }
-    for (const h of hits) h.sort((a, b) => a - b);
+    for (const i of grown) hits[i].sort((a, b) => a - b);
     return new Scan(this, hits, stringText(s));
   }
 
