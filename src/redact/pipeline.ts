@@ -85,6 +85,10 @@ function secretWordCounts(word: string, b: Text, p: number): boolean {
   }
 }
 
+// A run's literal values each become an anchor up to this many (an env has a handful, a bundle's
+// harvest a few); past it they would crowd the pair table, and their rule just runs.
+const MAX_LITERAL_ANCHORS = 256;
+
 /** A run's prefilter: the static anchors and the run's literal secret values. */
 export class PrefilterPlan {
   private readonly prefilter: Prefilter;
@@ -95,9 +99,13 @@ export class PrefilterPlan {
   /** [anchor index, word] of each secret word. */
   readonly secretWordAnchors: [number, string][];
 
+  /** Too many literal values to hunt by anchor: their rule runs over every text that has any. */
+  readonly literalsAlways: boolean;
+
   constructor(latinLits: readonly string[]) {
     const anchors = [...STATIC_ANCHORS];
-    for (const lit of latinLits) {
+    this.literalsAlways = latinLits.length > MAX_LITERAL_ANCHORS;
+    for (const lit of this.literalsAlways ? [] : latinLits) {
       this.literalAnchors.push(anchors.length);
       anchors.push({ name: `literal ${anchors.length}`, text: lit, ci: false });
     }
@@ -171,7 +179,7 @@ export class PrefilterPlan {
   }
 
   literalHits(hits: Hits): boolean {
-    return this.literalAnchors.some((i) => hits[i].length > 0);
+    return this.literalsAlways || this.literalAnchors.some((i) => hits[i].length > 0);
   }
 }
 
@@ -205,6 +213,7 @@ class Scan {
 
   /** Could nothing at all change? (checked before the text is decoded) */
   nothing(): boolean {
+    if (this.plan.literalsAlways) return false;
     for (const i of this.plan.gateAnchors) if (this.hits[i].length) return false;
     return this.secretWords().length === 0;
   }

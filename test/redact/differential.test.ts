@@ -165,6 +165,12 @@ describe('prefiltered = reference on generated text', () => {
       { numRuns: 200 },
     );
   });
+  it('with more literal values than the prefilter hunts one by one (a large harvest)', () => {
+    const many = Array.from({ length: 300 }, (_, i) => `lit${tokenBody(`many-${i}`, 14)}`);
+    const r = pair({}, many);
+    for (const t of [`a ${many[7]} b\n${many[299]}`, 'nothing here', `x${many[150].slice(0, -1)}`]) expectSame(Buffer.from(t), t, r);
+    expect(r.fast.text(`a ${many[7]} b`).text).toBe('a [REDACTED] b');
+  });
   it('at any byte offset of a larger buffer (views that are not word-aligned)', () => {
     const r = pair();
     fc.assert(
