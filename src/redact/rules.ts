@@ -184,23 +184,25 @@ export const RULES: Rule[] = [
     // argv kept as a JSON or Python list (wandb-metadata.json "args"): "--password", "VALUE"
     name: 'argv-list-pair',
     gate: { anchors: SECRET_KEY, keyLine: (l) => l.includes('"-') || l.includes("'-"), scope: 'text' },
-    re: /(["'](-{1,2}[A-Za-z][A-Za-z0-9_.-]*)["']\s*,\s*)(["'])([^"'\n]*)\3/g,
+    // the value is not the next flag: ['--resume', '--password', 'x'] pairs --password with x
+    re: /(["'](-{1,2}[A-Za-z][A-Za-z0-9_.-]*)["']\s*,\s*)(["'])(?!--[A-Za-z])([^"'\n]*)\3/g,
     replace: (_m, pre, flag, q, val) => (isSecretKey(flag) && !isPlaceholder(val) ? `${pre}${q}${REDACTED}${q}` : null),
   },
   {
     // argv kept as a YAML list: "- --password\n- VALUE"
     name: 'argv-yaml-pair',
     gate: { anchors: SECRET_KEY, keyLine: (l) => ARGV_YAML_FLAG_LINE.test(l), scope: 'text' },
-    re: /(^|\n)([ \t]*-[ \t]+["']?(-{1,2}[A-Za-z][A-Za-z0-9_.-]*)["']?[ \t]*\r?\n[ \t]*-[ \t]+)([^\n]+)/g,
+    re: /(^|\n)([ \t]*-[ \t]+["']?(-{1,2}[A-Za-z][A-Za-z0-9_.-]*)["']?[ \t]*\r?\n[ \t]*-[ \t]+(?![ \t]*["']?--[A-Za-z]))([^\n]+)/g,
     replace: (_m, nl, pre, flag, val) => (isSecretKey(flag) && !isPlaceholder(val.replace(/^["']|["']$/g, '')) ? `${nl}${pre}${REDACTED}` : null),
   },
   { name: 'key-value', apply: (s, edits) => redactKeyValues(s, undefined, edits), gate: { anchors: SECRET_KEY, scope: 'kv' } },
   {
     // CLI flags: --api-key sk-…, --token=abc, --wandb_api_key abc, --db-password=-x… (a value may
-    // start with one dash; after a space, "--next" is the next flag, not a value)
+    // start with one dash; after a space, "--next" is the next flag, not a value: `--verbose
+    // --api-key X` pairs --api-key with X)
     name: 'cli-flag',
     gate: { anchors: SECRET_KEY, keyLine: (l) => l.includes('--'), scope: 'line' },
-    re: /(--[A-Za-z][A-Za-z0-9_-]*)(=[ \t]*|[ \t]+)((?:-(?!-))?[^\s"'-]?[^\s"']*)/g,
+    re: /(--[A-Za-z][A-Za-z0-9_-]*)(=[ \t]*|[ \t]+(?![ \t]*--[A-Za-z]))((?:-(?!-))?[^\s"'-]?[^\s"']*)/g,
     replace: (_m, flag, sep, val) => (val && isSecretKey(flag) && !isPlaceholder(val) ? `${flag}${sep}${REDACTED}` : null),
   },
   {

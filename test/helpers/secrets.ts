@@ -51,6 +51,11 @@ export const PLANTED: PlantedSecret[] = [
   S('argv-password-pair', `pw${tokenBody('argv-pw', 18)}`, { argv: ['python', 'train.py', '--password', `pw${tokenBody('argv-pw', 18)}`, '--lr', '0.1'] }),
   S('argv-wandb-api-key-pair', hex('argv-wandb', 40), { argv: ['python', 'train.py', '--wandb_api_key', hex('argv-wandb', 40)] }),
   S('argv-dash-value', `-x${tokenBody('argv-dash', 20)}`, { argv: ['python', 'train.py', `--db-password=-x${tokenBody('argv-dash', 20)}`] }),
+  // a secret flag right after a flag without a value, in log text: the bare flag must not take the
+  // secret flag as its value (which left the secret after it in the clear)
+  S('log-flag-after-bare-flag', hex('log-bare', 40), { log: `+ python train.py --resume --wandb_api_key ${hex('log-bare', 40)} --lr 0.1` }),
+  S('log-argv-list-after-bare-flag', `al${tokenBody('list-bare', 22)}`, { log: `sys.argv: ['train.py', '--resume', '--hf-token', 'al${tokenBody('list-bare', 22)}']` }),
+  S('log-argv-yaml-after-bare-flag', `ay${tokenBody('yaml-bare', 22)}`, { log: `args:\n- --resume\n- --api-key\n- ay${tokenBody('yaml-bare', 22)}` }),
   S('argv-mysql-p', `my${tokenBody('mysql', 16)}`, { log: `+ mysql -h db -u root -pmy${tokenBody('mysql', 16)} -e "select 1"` }),
   // W&B
   S('wandb-config-desc-value', `wb${tokenBody('wandb-cfg', 24)}`, {

@@ -57,6 +57,15 @@ describe('redactor', () => {
     // interpolations and placeholders are names, not secrets: kept for diagnosis
     expect(red('api_key: ${oc.env:WANDB_API_KEY}\ntoken: null')).toBe('api_key: ${oc.env:WANDB_API_KEY}\ntoken: null');
   });
+  it('a secret flag right after a flag without a value keeps its own value (CLI text, argv lists, YAML lists)', () => {
+    expect(red('python t.py --verbose --api-key abcdefgh123')).toBe('python t.py --verbose --api-key [REDACTED]');
+    expect(red('python t.py --lr  --password hunter2hunter2')).toBe('python t.py --lr  --password [REDACTED]');
+    expect(red(`args: ['--resume', '--password', 'hunter2hunter2']`)).toBe(`args: ['--resume', '--password', '[REDACTED]']`);
+    expect(red('- --resume\n- --password\n- hunter2hunter2')).toBe('- --resume\n- --password\n- [REDACTED]');
+    // a value may still start with one dash, and anything after `=` is the value
+    expect(red('--db-password=-xABCDEFGH --password=--odd-one')).toBe('--db-password=[REDACTED] --password=[REDACTED]');
+    expect(red('--lr -0.5 --epochs 3')).toBe('--lr -0.5 --epochs 3');
+  });
   it('private key blocks, even cut off at the end of a log', () => {
     expect(red('a\n-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\nBBBB\n-----END OPENSSH PRIVATE KEY-----\nb')).toBe('a\n[REDACTED PRIVATE KEY]\nb');
     expect(red('a\n-----BEGIN PRIVATE KEY-----\nAAAA')).toBe('a\n[REDACTED PRIVATE KEY]');
