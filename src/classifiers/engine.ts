@@ -140,6 +140,9 @@ interface FileState {
   state: number;
   /** Prefilter hits in the current line: byte offset of the hit's end from the line start. */
   hitEnds: number[];
+  /** How many of hitEnds / hitIds (and hitAt) belong to the current line: the arrays are reused, never cut. */
+  hitN: number;
+  idN: number;
   /** DFA key ids seen in the current line, each once, and where (end offset from the line start) each was first seen. */
   hitIds: number[];
   hitAt: number[];
@@ -319,7 +322,7 @@ export class Engine implements LogClassifier {
     let fs = this.files.get(file);
     if (!fs) {
       const section = sectionOfPath(file);
-      fs = { carry: null, state: 0, hitEnds: [], hitIds: [], hitAt: [], lineNo: 0, section, inRootCause: false, progress: new ProgressTracker(file, section) };
+      fs = { carry: null, state: 0, hitEnds: [], hitN: 0, hitIds: [], hitAt: [], idN: 0, lineNo: 0, section, inRootCause: false, progress: new ProgressTracker(file, section) };
       this.files.set(file, fs);
     }
     return fs;
@@ -383,12 +386,12 @@ export class Engine implements LogClassifier {
       if (((ta | tb) & 3) === 0) continue;
       if (ta & 3) {
         if (ta & FLAG_NEWLINE) {
-          if (fs.hitEnds.length) this.endLine(file, fs, buf, aStart, ia);
+          if (fs.hitN) this.endLine(file, fs, buf, aStart, ia);
           else fs.lineNo += 1;
           aStart = ia + 1;
-        } else if (fs.hitEnds.length < MAX_MATCHES_PER_LINE) {
+        } else if (fs.hitN < MAX_MATCHES_PER_LINE) {
           const at = ia + 1 - aStart;
-          fs.hitEnds.push(at);
+          fs.hitEnds[fs.hitN++] = at;
           noteKeys(fs, outputsAt[sa >> STATE_SHIFT]!, at);
         }
       }
@@ -428,7 +431,7 @@ export class Engine implements LogClassifier {
     for (let r = 0; r < lines.length; r += 5) {
       fs.lineNo = base + lines[r + 2]!;
       for (let h = lines[r + 3]!; h < lines[r + 4]!; h += 2) {
-        fs.hitEnds.push(hits[h]!);
+        fs.hitEnds[fs.hitN++] = hits[h]!;
         noteKeys(fs, outputsAt[hits[h + 1]!]!, hits[h]!);
       }
       this.endLine(file, fs, buf, lines[r]!, lines[r + 1]!);
@@ -450,7 +453,7 @@ export class Engine implements LogClassifier {
       st = t & ~3;
       if ((t & 3) === 0) continue;
       if (t & FLAG_NEWLINE) {
-        if (fs.hitEnds.length) {
+        if (fs.hitN) {
           if (fs.carry) {
             const line = Buffer.concat([fs.carry, buf.subarray(lineStart, i)]);
             this.endLine(file, fs, line, 0, line.length);
@@ -465,9 +468,9 @@ export class Engine implements LogClassifier {
         lineStart = i + 1;
         continue;
       }
-      if (fs.hitEnds.length < MAX_MATCHES_PER_LINE) {
+      if (fs.hitN < MAX_MATCHES_PER_LINE) {
         const at = base + (i + 1 - lineStart);
-        fs.hitEnds.push(at);
+        fs.hitEnds[fs.hitN++] = at;
         noteKeys(fs, outputsAt[st >> STATE_SHIFT]!, at);
       }
     }
@@ -481,22 +484,21 @@ export class Engine implements LogClassifier {
   /** A line still without a newline past MAX_CARRY: look at its hits so far, keep only an overlap. */
   private flushLongLine(file: string, fs: FileState): void {
     const carry = fs.carry!;
-    if (fs.hitEnds.length) this.onHitLine?.(file, fs.lineNo + 1, fs.hitIds, fs.hitEnds);
-    if (fs.hitEnds.length) this.evalWindows(file, fs, carry, 0, carry.length, fs.lineNo + 1);
+    if (fs.hitN) this.onHitLine?.(file, fs.lineNo + 1, fs.hitIds.slice(0, fs.idN), fs.hitEnds.slice(0, fs.hitN));
+    if (fs.hitN) this.evalWindows(file, fs, carry, 0, carry.length, fs.lineNo + 1);
     const keep = Math.min(CARRY_OVERLAP, carry.length);
     fs.carry = Buffer.from(carry.subarray(carry.length - keep));
-    fs.hitEnds = [];
-    fs.hitIds = [];
-    fs.hitAt = [];
+    fs.hitN = 0;
+    fs.idN = 0;
   }
 
   /** The line [start, end) of `buf` is complete and had prefilter hits. */
   private endLine(file: string, fs: FileState, buf: Buffer, start: number, end: number): void {
     const lineNumber = fs.lineNo + 1;
-    if (fs.hitEnds.length) {
-      this.onHitLine?.(file, lineNumber, fs.hitIds, fs.hitEnds);
+    if (fs.hitN) {
+      this.onHitLine?.(file, lineNumber, fs.hitIds.slice(0, fs.idN), fs.hitEnds.slice(0, fs.hitN));
       if (end - start <= MAX_LINE) {
-        const c = this.scratch.candidatesAt(buf, start, end, fs.hitIds, fs.hitAt);
+        const c = this.scratch.candidatesAt(buf, start, end, fs.hitIds, fs.hitAt, fs.idN);
         const context = c.context ? this.byteContext(c.context, fs, lineNumber, buf, start, end) : 0;
         if (c.patterns.length || context) this.evalLine(file, lineNumber, visibleText(buf.toString('utf8', start, end)), fs.section, c.patterns, context, {}, fs);
       } else {
@@ -504,18 +506,18 @@ export class Engine implements LogClassifier {
       }
     }
     fs.lineNo = lineNumber;
-    fs.hitEnds = [];
-    fs.hitIds = [];
-    fs.hitAt = [];
+    fs.hitN = 0;
+    fs.idN = 0;
   }
 
   /** Very long lines: a bounded window of text around each of the first hits. */
   private evalWindows(file: string, fs: FileState, buf: Buffer, start: number, end: number, lineNumber: number, given?: { patterns: number[]; context: number }): void {
     let lastEnd = -1;
     let windows = 0;
-    const c = given ?? this.scratch.candidatesAt(buf, start, end, fs.hitIds, fs.hitAt);
+    const c = given ?? this.scratch.candidatesAt(buf, start, end, fs.hitIds, fs.hitAt, fs.idN);
     if (!c.patterns.length && !c.context) return;
-    for (const hitEnd of fs.hitEnds) {
+    for (let h = 0; h < fs.hitN; h++) {
+      const hitEnd = fs.hitEnds[h]!;
       if (windows >= MAX_WINDOWS_PER_LINE) break;
       const hit = start + hitEnd;
       if (hit <= lastEnd) continue;
@@ -737,10 +739,14 @@ function holdsCrOrEscape(buf: Uint8Array, start: number, end: number): boolean {
 
 /** The keys that end at a hit (outputs entry `out`, 1-based), noted once per line with where they were first seen. */
 function noteKeys(fs: FileState, out: number, at: number): void {
+  const ids = fs.hitIds;
   for (const k of DFA.outputs[out - 1]!) {
-    if (fs.hitIds.includes(k)) continue;
-    fs.hitIds.push(k);
-    fs.hitAt.push(at);
+    let seen = false;
+    for (let j = 0; j < fs.idN; j++) if (ids[j] === k) (seen = true), (j = fs.idN);
+    if (seen) continue;
+    ids[fs.idN] = k;
+    fs.hitAt[fs.idN] = at;
+    fs.idN += 1;
   }
 }
 

@@ -129,7 +129,7 @@ export class CandidateScratch {
    * first seen (end offset from `start`): a case-sensitive key is confirmed at that spot first, and only
    * searched for in the line when the text there differs in case.
    */
-  candidatesAt(buf: Buffer, start: number, end: number, ids: readonly number[], firstEnd: readonly number[]): { patterns: number[]; context: number } {
+  candidatesAt(buf: Buffer, start: number, end: number, ids: readonly number[], firstEnd: readonly number[], count = ids.length): { patterns: number[]; context: number } {
     const { gen, pf } = this;
     let stamp = ++this.stamp;
     if (stamp === 0xffffffff) {
@@ -139,7 +139,7 @@ export class CandidateScratch {
     let context = 0;
     let line: Buffer | null = null;
     const patterns: number[] = [];
-    for (let k = 0; k < ids.length; k++) {
+    for (let k = 0; k < count; k++) {
       const at = start + firstEnd[k]!;
       for (const v of pf.variants[ids[k]!]!) {
         if (v.exact && !endsAt(buf, at, v.exact) && !has((line ??= buf.subarray(start, end)), v.exact)) continue;
