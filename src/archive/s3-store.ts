@@ -1,8 +1,9 @@
 // Blobs in an S3-compatible bucket (FDIAG_BLOBS=s3://bucket/prefix): AWS S3, MinIO, OSS, COS, …
 // Credentials and region come from the standard AWS_* variables (the SDK's own chain); with
 // AWS_ENDPOINT_URL set (anything but AWS itself) requests are path-style. Keys are content
-// addressed (`<prefix>/blobs/<aa>/<sha256>.tar.gz`), so a put of a key that exists is skipped: the
-// bytes are the same. Large bundles go up in multipart parts; reads are streamed.
+// addressed (`<prefix>/blobs/<aa>/<sha256>.tar.gz`): the same key is the same bytes, so a small
+// blob is simply put again, and a large one (multipart parts) is skipped when it exists; reads are
+// streamed.
 import { createReadStream } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';

@@ -109,7 +109,7 @@ export async function extractBundle(tgz: string | Buffer, destDir: string | null
         bytes += chunk.length;
         hash.update(chunk);
         if (kept) {
-          // Inflated whole, the data are views of that one buffer, which nothing else writes to.
+          // Inflated whole, the data are pieces of that one buffer, which nothing writes to again: kept as they are.
           kept.push(whole ? chunk : Buffer.from(chunk));
           return;
         }
