@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blobKeysOf } from '../helpers/backends.js';
+import { blobKeysOf, ON_POSTGRES } from '../helpers/backends.js';
 import { boundedTimes, CLOCK_SKEW_MS, MAX_RUN_MS } from '../../src/archive/index.js';
 import { makeBundle, tempDir } from '../helpers/bundles.js';
 import { manifestFor, tarBlocks } from '../helpers/hostile.js';
@@ -131,7 +131,9 @@ describe('hostile bundles over HTTP: 400, nothing stored, no orphan blob', () =>
 });
 
 describe('the connection and the protocol', () => {
-  it('a 401 is answered before the body is read, and the rest of a large body is not drained', async () => {
+  // Once, on the embedded default: the check races the reset a server's close with unread bytes sends
+  // (the 401 can be lost to it), which the PostgreSQL project's timing hit in most runs; no backend is involved.
+  it.skipIf(ON_POSTGRES)('a 401 is answered before the body is read, and the rest of a large body is not drained', async () => {
     const u = new URL(srv.url);
     // 4 MiB of an announced 1 GiB body, then we wait: the answer must come without the rest,
     // and the server must close the connection instead of reading on.
