@@ -7,7 +7,9 @@ import { createHash } from 'node:crypto';
 import { EXPLAINS, type Explains } from './relations.js';
 import type { Rule } from './rule.js';
 import { FACT_RULES, type FactRule } from './rules/facts.js';
+import { AGENT_LOOPS } from './rules/agent.js';
 import { RULES } from './rules/index.js';
+import { TEST_RUNNERS } from './rules/verifier.js';
 
 /** Bump when engine or resolution code changes what a bundle is classified as. */
 export const ENGINE_REVISION = '2026.12.01';
@@ -19,6 +21,9 @@ export function rulesetVersion(rules: readonly Rule[], facts: readonly FactRule[
   for (const r of rules) h.update(JSON.stringify([r.id, r.class, r.strength, r.sections ?? null, r.patterns.map(re), (r.unless ?? []).map(re), !!r.extract, r.why, r.hint]));
   for (const f of facts) h.update(JSON.stringify([f.rule, f.on, f.section ?? null, !!f.extract]));
   for (const e of explains) h.update(JSON.stringify([e.symptom, e.causes, e.minCauseStrength ?? null, e.notFromRules ?? null, !!e.symptomIf, !!e.causeSignal, e.order, e.consequence]));
+  // The structure vocabularies (progress.ts) decide agent.loop_cut / verifier.no_test_summary as much as a rule's patterns.
+  for (const a of AGENT_LOOPS) h.update(JSON.stringify([a.agent, a.step.map(re), a.end.map(re)]));
+  for (const t of TEST_RUNNERS) h.update(JSON.stringify([t.runner, t.start.map(re), t.summary.map(re)]));
   return `${ENGINE_REVISION}.${h.digest('hex').slice(0, 12)}`;
 }
 

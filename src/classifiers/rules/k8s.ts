@@ -121,6 +121,16 @@ export const k8sRules = defineRules([
     hint: "The Pod was stopped by Kubernetes, not by the run: a higher-priority Pod preempted it (give the job a PriorityClass or a reserved node pool) or its node became NotReady/unreachable and the Pod was evicted from it (check the node's conditions and events). Retry the run; nothing in it failed.",
   },
   {
+    // The Job controller's own time limit (pkg/controller/job: activeDeadlineSeconds, condition reason
+    // DeadlineExceeded, "Job was active longer than specified deadline"): its Pods were terminated for time.
+    id: 'k8s.job_deadline',
+    class: 'host.killed',
+    patterns: [/\bJob was active longer than specified deadline\b/],
+    strength: 80,
+    why: "the Job ran past its activeDeadlineSeconds and Kubernetes terminated its Pods",
+    hint: "Kubernetes stopped the Job at its activeDeadlineSeconds: the run needed longer than the Job allows (raise the deadline, or checkpoint and resume), or it hung; the Pods' last log lines say which.",
+  },
+  {
     // A sandbox that vanished while a harness talked to it: kubectl/kube API answering NotFound for the
     // Pod, or an exec into a container that is gone (client-go remotecommand "unable to upgrade connection").
     id: 'k8s.pod_gone',
