@@ -88,6 +88,11 @@ export class Archive {
     return this.index.embedded;
   }
 
+  /** Load the ingest workers' code before the first upload (see IngestPool.warm). */
+  async warmWorkers(): Promise<void> {
+    await this.pool?.warm();
+  }
+
   async close(): Promise<void> {
     await this.pool?.close();
     this.liveWriters.leave();
@@ -356,7 +361,14 @@ export async function openArchive(opts: ArchiveOptions): Promise<Archive> {
     blobs = new FolderBlobStore(root);
   }
   const index = isPostgresUrl(opts.dbFile) ? await PgFailureIndex.open(opts.dbFile) : new SqliteFailureIndex(opts.dbFile);
-  return new Archive(index, blobs, opts);
+  const archive = new Archive(index, blobs, opts);
+  try {
+    await archive.warmWorkers();
+  } catch (err) {
+    await archive.close();
+    throw err;
+  }
+  return archive;
 }
 
 async function sha256File(path: string): Promise<string> {

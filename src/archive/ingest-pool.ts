@@ -22,6 +22,16 @@ export class IngestPool {
     });
   }
 
+  /**
+   * Load the worker module in every thread now, not on the first upload: piscina imports a
+   * worker's module on its first task, and that import (the whole rule set, the redactor's tables)
+   * is tens of MiB and a second of CPU, which the first request would otherwise pay — and a worker
+   * that cannot load fails the server's start instead of an upload.
+   */
+  async warm(): Promise<void> {
+    await Promise.all(Array.from({ length: this.pool.options.maxThreads }, () => this.pool.run(null, { name: 'warm' })));
+  }
+
   async analyze(task: AnalyzeTask): Promise<Analysis> {
     const r = (await this.pool.run(task)) as WorkerAnswer;
     if (r.ok) return r.analysis;

@@ -14,3 +14,8 @@ export default async function analyzeInWorker(task: AnalyzeTask): Promise<Worker
     return { ok: false, error: { message: e.message ?? String(err), code: e.code } };
   }
 }
+
+/** Called once per thread at the pool's start (IngestPool.warm): importing this module is the work. */
+export function warm(): true {
+  return true;
+}
