@@ -128,7 +128,9 @@ describe('the failure page in Chromium, on real H200 bundles', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'failure-page-h200-live.png'), fullPage: true });
 
     await page.goto(`${server.url}/ui/failures/${vllmId}`);
-    const leftover = page.locator('#leftovers tr.leftover', { hasText: 'vllm serve Qwen/Qwen2.5-7B-Instruct' });
+    // Found by its pid: the same file runs in the postgres project at the same time, whose own
+    // `vllm serve` stand-in is a leftover on this host too.
+    const leftover = page.locator('#leftovers tr.leftover', { hasText: 'vllm serve Qwen/Qwen2.5-7B-Instruct', has: page.locator(`td:first-child:text-is("${vllm.pid}")`) });
     expect(await leftover.count()).toBe(1);
     const cells = await leftover.locator('td').allTextContents();
     expect(cells[0]).toBe(String(vllm.pid));
