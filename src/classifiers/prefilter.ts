@@ -124,18 +124,23 @@ export class CandidateScratch {
     return this.fromVariants(line, hitIds, true);
   }
 
+  /** A fresh generation stamp for `gen` (which pattern a call has already taken), wrapping before 2^32. */
+  private nextStamp(): number {
+    if (++this.stamp === 0xffffffff) {
+      this.gen.fill(0);
+      this.stamp = 1;
+    }
+    return this.stamp;
+  }
+
   /**
    * Like `candidates`, for the line buf[start, end) and the DFA key ids seen in it with where each was
    * first seen (end offset from `start`): a case-sensitive key is confirmed at that spot first, and only
    * searched for in the line when the text there differs in case.
    */
   candidatesAt(buf: Buffer, start: number, end: number, ids: readonly number[], firstEnd: readonly number[], count = ids.length): { patterns: number[]; context: number } {
-    const { gen, pf } = this;
-    let stamp = ++this.stamp;
-    if (stamp === 0xffffffff) {
-      gen.fill(0);
-      stamp = this.stamp = 1;
-    }
+    const { pf } = this;
+    const stamp = this.nextStamp();
     let context = 0;
     let line: Buffer | null = null;
     const patterns: number[] = [];
@@ -156,12 +161,8 @@ export class CandidateScratch {
    * or from DFA ids whose variants still need confirming (`confirm`).
    */
   fromVariants(line: Uint8Array, hits: Iterable<number> | Iterable<KeyVariant>, confirm: boolean): { patterns: number[]; context: number } {
-    const { gen, pf } = this;
-    let stamp = ++this.stamp;
-    if (stamp === 0xffffffff) {
-      gen.fill(0);
-      stamp = this.stamp = 1;
-    }
+    const { pf } = this;
+    const stamp = this.nextStamp();
     let context = 0;
     const buf = Buffer.isBuffer(line) ? line : Buffer.from(line.buffer, line.byteOffset, line.byteLength);
     const patterns: number[] = [];
