@@ -5,6 +5,7 @@
 // structured bundle evidence, which arrives as typed signals (signals.ts, structured.ts, resolve.ts).
 import { parseFrame, parseLogTime, parseRank, splitPrefix, visibleText, type LogTime } from '../logline.js';
 import { FLAG_NEWLINE, keysIn } from './ac.js';
+import { FailureLines, SEVERITY_KEYS, type FailureLine } from './failure-lines.js';
 import { buildPrefilter, CandidateScratch } from './prefilter.js';
 import { PROGRESS_KEYS, ProgressTracker } from './progress.js';
 import { resolveDiagnosis, type EngineContext } from './resolve.js';
@@ -73,6 +74,8 @@ const CX = {
   header: 1 << 13,
   progress: 1 << 14,
   frame: 1 << 15,
+  /** A producer's severity marker (rules/severity.ts): the line may be a failure line for the vocabulary fallback. */
+  failure: 1 << 16,
 } as const;
 
 /** Lines the context trackers read, by the literal each check starts from. */
@@ -99,6 +102,8 @@ const CONTEXT_KEYS: { key: string; bit: number }[] = [
   // Python traceback frames (logline.parseFrame): CPython/faulthandler `File "…", line N`, IPython `File …:N, in f`.
   { key: 'File "', bit: CX.frame },
   { key: ', in ', bit: CX.frame },
+  // Producers' severity markers (failure-lines.ts): keys derived from their patterns.
+  ...SEVERITY_KEYS.map((key) => ({ key, bit: CX.failure })),
 ];
 const NCCL_HOST_RE = /^\s*(?:\([^)]{0,80}\)\s*)?([\w.-]{1,80}):\d+:\d+ \[\d+\] NCCL INFO/d;
 
@@ -158,6 +163,8 @@ interface FileState {
   progress: ProgressTracker;
   /** Per interleaved stream (logline.splitPrefix), the last Python traceback frame line and whose code it is. */
   frames?: Map<string, { line: number; library: boolean | null }>;
+  /** The current line grew past MAX_CARRY and was looked at in pieces: it is no failure line (a piece is not the line). */
+  longLine?: boolean;
 }
 
 export interface LogClassifier {
@@ -206,6 +213,7 @@ export class Engine implements LogClassifier {
   private perRule = new Map<string, Signal[]>();
   private perRuleCount = new Map<string, number>();
   private order = 0;
+  private readonly failures = new FailureLines();
   readonly ctx: EngineContext = {
     p2pTransport: undefined,
     p2pDisabled: false,
@@ -277,7 +285,8 @@ export class Engine implements LogClassifier {
       const keys = keysIn(DFA, bytes);
       if (!keys.size) continue;
       const c = this.scratch.candidates(bytes, keys);
-      if (c.patterns.length || c.context) this.evalLine(file, line, visibleText(piece), section, c.patterns, c.context, extra);
+      const context = c.context & ~CX.failure;
+      if (c.patterns.length || context) this.evalLine(file, line, visibleText(piece), section, c.patterns, context, extra);
     }
   }
 
@@ -310,6 +319,11 @@ export class Engine implements LogClassifier {
       for (const s of signals) this.addSignal(s);
     }
     return resolveDiagnosis(this.signals(), this.ctx);
+  }
+
+  /** The failure lines kept so far (failure-lines.ts): the first and the last ones the producers flagged, in order. */
+  failureLines(): FailureLine[] {
+    return this.failures.lines();
   }
 
   signals(): Signal[] {
@@ -488,6 +502,7 @@ export class Engine implements LogClassifier {
     if (fs.hitN) this.evalWindows(file, fs, carry, 0, carry.length, fs.lineNo + 1);
     const keep = Math.min(CARRY_OVERLAP, carry.length);
     fs.carry = Buffer.from(carry.subarray(carry.length - keep));
+    fs.longLine = true;
     fs.hitN = 0;
     fs.idN = 0;
   }
@@ -499,8 +514,14 @@ export class Engine implements LogClassifier {
       this.onHitLine?.(file, lineNumber, fs.hitIds.slice(0, fs.idN), fs.hitEnds.slice(0, fs.hitN));
       if (end - start <= MAX_LINE) {
         const c = this.scratch.candidatesAt(buf, start, end, fs.hitIds, fs.hitAt, fs.idN);
-        const context = c.context ? this.byteContext(c.context, fs, lineNumber, buf, start, end) : 0;
-        if (c.patterns.length || context) this.evalLine(file, lineNumber, visibleText(buf.toString('utf8', start, end)), fs.section, c.patterns, context, {}, fs);
+        const rest = c.context & ~CX.failure;
+        const context = rest ? this.byteContext(rest, fs, lineNumber, buf, start, end) : 0;
+        const failure = c.context & CX.failure && fs.section === 'log' && !fs.longLine;
+        if (c.patterns.length || context || failure) {
+          const text = visibleText(buf.toString('utf8', start, end));
+          if (failure) this.failures.note(file, lineNumber, text);
+          if (c.patterns.length || context) this.evalLine(file, lineNumber, text, fs.section, c.patterns, context, {}, fs);
+        }
       } else {
         this.evalWindows(file, fs, buf, start, end, lineNumber);
       }
@@ -508,13 +529,16 @@ export class Engine implements LogClassifier {
     fs.lineNo = lineNumber;
     fs.hitN = 0;
     fs.idN = 0;
+    fs.longLine = false;
   }
 
   /** Very long lines: a bounded window of text around each of the first hits. */
   private evalWindows(file: string, fs: FileState, buf: Buffer, start: number, end: number, lineNumber: number, given?: { patterns: number[]; context: number }): void {
     let lastEnd = -1;
     let windows = 0;
-    const c = given ?? this.scratch.candidatesAt(buf, start, end, fs.hitIds, fs.hitAt, fs.idN);
+    const found = given ?? this.scratch.candidatesAt(buf, start, end, fs.hitIds, fs.hitAt, fs.idN);
+    // A line this long is no failure line (failure-lines.ts keeps whole lines up to MAX_LINE only).
+    const c = { patterns: found.patterns, context: found.context & ~CX.failure };
     if (!c.patterns.length && !c.context) return;
     for (let h = 0; h < fs.hitN; h++) {
       const hitEnd = fs.hitEnds[h]!;

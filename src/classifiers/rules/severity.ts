@@ -1,0 +1,94 @@
+// Severity markers: how producers themselves flag a line as a failure (log levels, exception lines,
+// runtime crash banners, exit-status reports). They pick the failure lines the vocabulary fallback
+// (fallback.ts) reads when no rule decided; they decide no class themselves. Keys for the byte scan are
+// derived from each pattern like a rule's (keys.ts): a pattern without a 4+ character literal fails the load.
+export interface SeverityMarker {
+  /** Who prints lines like this, and where its format is defined. */
+  producer: string;
+  re: RegExp;
+}
+
+export const SEVERITY_MARKERS: readonly SeverityMarker[] = [
+  {
+    // glog/absl: `<L><MMDD> <hh:mm:ss.uuuuuu> <tid> <file>:<line>] msg`, L in IWEF (glog logging.cc
+    // LogMessage::Init). PyTorch c10d (`[E1202 10:00:00.123 ProcessGroupNCCL.cpp:…]`), XLA, TensorFlow, gRPC C++.
+    producer: 'glog/absl ERROR and FATAL lines',
+    re: /\b[EF](?:0[1-9]|1[0-2])[0-3]\d \d\d:\d\d:\d\d/,
+  },
+  {
+    // Ray's C++ core (src/ray/util/logging.cc, spdlog pattern `[%Y-%m-%d %H:%M:%S,%e %L %P %t]`): level letter after the milliseconds.
+    producer: 'Ray C++ (raylet, GCS, core worker) E/C lines',
+    re: /,\d{3} [EC] \d{1,10} \d{1,10}\]/,
+  },
+  {
+    // Python logging levelname (`ERROR:root:`, `%(levelname)s`), vLLM's `ERROR 12-02 10:00:00 [file.py:1]`,
+    // uvicorn's `ERROR:    Exception in ASGI application`, Ray's Python `ERROR worker.py:…`, loguru `| ERROR    |`,
+    // zap/zerolog console `\tERROR\t`, Docker/BuildKit `ERROR: failed to solve`, Java/log4j `ERROR`/`FATAL`.
+    producer: 'log level ERROR / CRITICAL / FATAL (Python logging, vLLM, uvicorn, Ray, loguru, zap, log4j, BuildKit)',
+    re: /\b(?:ERROR|CRITICAL|FATAL)\b/,
+  },
+  {
+    // logrus/slog/zap key-value and JSON lines (`level=error msg=…`, `"level":"error"`): containerd, Docker, kubelet helpers, Go services.
+    producer: 'structured level=error / "level":"error" (logrus, slog, zap, zerolog)',
+    re: /\blevel=(?:error|fatal|panic|ERROR|FATAL)\b|"level": ?"(?:error|fatal|panic|critical)"/,
+  },
+  {
+    // nginx/Apache error log levels (`[error] 12#12: *1 connect() failed`), structlog's `[error    ]`.
+    producer: 'bracketed error levels (nginx, Apache, structlog)',
+    re: /\[(?:error|crit|alert|emerg|fatal) *\]/,
+  },
+  {
+    // The line that ends a Python traceback, `module.ClassName: message` (traceback.format_exception_only;
+    // Ray's `RayTaskError(ValueError): …`), Java's `java.lang.…Exception: …`, Node's `Error: …`, JS `TypeError: …`.
+    // With the colon: a bare class-name suffix is common in ordinary words ("the default" holds "fault").
+    producer: 'exception lines (Python, Java, JavaScript/Node)',
+    re: /(?:Error|Exception|Timeout|Interrupt|Failure|Fault|Expired|Refused|Unavailable|Exceeded)\)?: /,
+  },
+  {
+    // Compilers and CLIs: gcc/clang `file.c:1:2: error: …`, rustc `error[E0425]: …`, Go/Cobra `Error: …`, Hydra/argparse `error: …`.
+    producer: 'error: (gcc, clang, rustc, argparse, Cobra CLIs, npm)',
+    re: /\berror: |\berror\[E\d{4}\]: |npm ERR!|npm error /,
+  },
+  {
+    // Go's runtime (runtime/panic.go printpanics `panic: `, throw's `fatal error: `), Rust's default panic hook.
+    producer: 'Go and Rust runtime panics',
+    re: /\bpanic: |fatal error: |thread '[^']{0,200}' panicked at|\bpanicked at '/,
+  },
+  {
+    // C/C++ runtime and the shell: libstdc++'s verbose terminate handler, glibc's abort, CPython's
+    // faulthandler (`Fatal Python error: Segmentation fault`), bash reporting a signalled child (`Killed`, `Aborted (core dumped)`).
+    producer: 'native crashes (libstdc++ terminate, CPython faulthandler, bash job status, signals)',
+    re: /terminate called after throwing|Segmentation fault|core dumped|\bAborted\b|Fatal Python error|\bKilled\b|\bSIG(?:SEGV|ABRT|BUS|ILL|FPE|KILL|TERM)\b/,
+  },
+  {
+    // `failed`, `FAILED` and `failure`: pytest's `FAILED tests/…`, systemd `Failed to start`, kubelet's `failed to …`.
+    producer: 'failed / FAILED / failure',
+    re: /\b(?:[Ff]ailed|FAILED|[Ff]ailure|FAILURE)\b/,
+  },
+  {
+    // Exit statuses: subprocess `returned non-zero exit status 1`, torchelastic `exitcode  : 1`, Docker
+    // `exited with code 137`, BuildKit `did not complete successfully: exit code: 1`, Kubernetes `Exit Code: 137`.
+    producer: 'exit status reports (subprocess, torchelastic, Docker, BuildKit, Kubernetes)',
+    re: /\bexit(?:ed with)? (?:code|status)\b|\bexitcode\b|[Ee]xit [Cc]ode:|non-zero exit/,
+  },
+  {
+    // pytest's failure detail lines: `E       AssertionError: …` (_pytest/_code/code.py, the `E` flow marker).
+    producer: 'pytest E lines',
+    re: /^E {3}/,
+  },
+  {
+    // Kubernetes events (`kubectl get events`, `kubectl describe` Events table): type Warning.
+    producer: 'Kubernetes Warning events',
+    re: /\bWarning {2,}[A-Z]|"type": ?"Warning"|\btype=Warning\b/,
+  },
+  {
+    // NCCL prints its failures at WARN level (`host:pid:tid [dev] NCCL WARN …`, debug.cc ncclDebugLog).
+    producer: 'NCCL WARN',
+    re: /NCCL WARN/,
+  },
+  {
+    // Time-outs as producers word them: `timed out`, gRPC `DEADLINE_EXCEEDED` / `Deadline Exceeded`.
+    producer: 'timed out / deadline exceeded',
+    re: /timed out|DEADLINE_EXCEEDED|[Dd]eadline [Ee]xceeded/,
+  },
+];
