@@ -4,7 +4,7 @@
 // body to disk (fsync + rename) for throughput, and the same reader against the idle archive.
 // Backends: the embedded default (SQLite + folder), then PostgreSQL + s3rver (a throwaway cluster,
 // as the tests start one). Run: npm run bench -- ingest (BENCH_INGEST_BUNDLES=n, default 160;
-// BENCH_FDIAG_CLI=path/to/cli.js to measure another build).
+// BENCH_FDIAG_CLI=path/to/cli.js to measure another build; BENCH_SERVER_NODE_ARGS to profile it).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -46,7 +46,9 @@ async function captureBundles(n: number, log: string, out: string): Promise<Buff
 }
 
 async function spawnArchive(env: Record<string, string>): Promise<{ url: string; proc: ChildProcess }> {
-  const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": profile the server under load.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--port', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stderr!.on('data', (d) => {
     out += d;

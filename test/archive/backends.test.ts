@@ -102,6 +102,23 @@ describe.each(['sqlite', 'postgres'] as const)('archive on %s', (name) => {
     expect(g.failures.filter((f) => f.runId === 'race')).toHaveLength(1);
   });
 
+  it('concurrent ingests into one group from two archives keep its counts exact', async () => {
+    // Several nodes of one run fail alike and send at once: the group's count, runs and example
+    // must come out as if they had arrived one by one (the run check runs after the group's lock).
+    const be = await makeBackend(name);
+    const [a, b] = [await open(1, be), await open(1, be)];
+    const shifted = (by: number) => NCCL.replace(/\[Rank (\d+)\]/g, (_m, r) => `[Rank ${Number(r) + by}]`);
+    const bundles = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => makeBundle({ runId: `node-run-${i % 3}`, log: shifted(i * 8), endedAt: new Date(Date.parse('2026-11-18T10:00:00Z') + i * 60e3) })),
+    );
+    const rs = await Promise.all(bundles.map((x, i) => (i % 2 ? a : b).ingestBundleFile(x.path)));
+    expect(rs.filter((r) => r.duplicate)).toEqual([]);
+    const gids = new Set(await Promise.all(rs.map(async (r) => (await a.get(r.id))!.groupId)));
+    expect(gids.size).toBe(1);
+    const g = (await b.getGroup([...gids][0]!))!;
+    expect(g).toMatchObject({ count: 12, runsAffected: 3, status: 'new', firstSeen: '2026-11-18T10:00:00.000Z', lastSeen: '2026-11-18T10:11:00.000Z', exampleFailureId: rs[11]!.id });
+  });
+
   it('keeps web sessions, by digest, for every archive on the index until they expire or are deleted', async () => {
     const be = await makeBackend(name);
     const [a, b] = [await open(0, be), await open(0, be)];
