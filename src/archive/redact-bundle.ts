@@ -1,17 +1,17 @@
 // Redaction at ingest: the archive never stores a secret, whoever made the bundle (an older
 // agent, a hand-made tar, `harbor import`). The verified bundle's files are redacted in place in
-// its extraction folder, streamed in bounded chunks so a 2 GiB log costs a few MiB; entry names
-// and the manifest's strings are redacted too. When anything changed, the folder is packed again
+// its extraction folder (streamed in bounded chunks, so a 2 GiB log costs a few MiB) or in
+// memory; entry names and the manifest's strings are redacted too. When anything changed, the folder is packed again
 // (manifest.json first, new sizes and digests) and that is the blob the archive keeps.
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as tar from 'tar';
 import type { ExtractedBundle } from '../bundle/reader.js';
 import type { Manifest } from '../bundle/schema.js';
 import { assertSafeEntryPath } from '../bundle/paths.js';
-import { createRedactor, redactValue, type Redactor } from '../redact/index.js';
+import { createRedactor, MIN_LITERAL, redactValue, type Redactor } from '../redact/index.js';
 
 const CHUNK = 4 * 1024 * 1024;
 // A line (or an unfinished key block) longer than this is cut where it stands.
@@ -26,52 +26,75 @@ export interface RedactedBundle {
 /**
  * Redacts an extracted bundle in place (its folder, or its in-memory `contents`); returns null when
  * it held nothing to redact.
+ *
+ * One pass with the generic rules first, harvesting as it redacts: the redactor harvests a value
+ * only where one of its rules redacts (every harvested value is a counted replacement), so the
+ * values found under secret keys come out of the very pass that redacts. A bundle clean under the
+ * generic rules is clean under the full redactor too: its verified bytes are stored as they came
+ * (on disk: no file is rewritten). A pass that harvested no value is the final one. Only when it
+ * harvested some (a bundle with secrets) is every file redacted again, from the bytes as sent,
+ * with those values hunted as literals wherever else they appear.
  */
 export async function redactExtractedBundle(ex: ExtractedBundle): Promise<RedactedBundle | null> {
-  if (ex.contents) {
-    // One pass with the generic rules first. The redactor harvests a value only where one of its
-    // rules redacts (every harvested value is a counted replacement), so a part with no hit adds
-    // no literal: a bundle that is clean under the generic rules is clean under the full redactor
-    // too, and its verified bytes are stored as they came, never redacted twice nor re-packed.
-    const first = firstPass(ex);
-    if (first === null) return null;
-    // Something matched: literals come from the parts that had a hit (and from the head and tail
-    // windows of files too long to harvest whole, as on disk), then every file is redacted again
-    // with them unless there were none (the pass already made is then the final one).
-    const literals = harvestLiterals(ex, (path) => first.hit.has(path));
-    return literals.length ? redactWith(ex, createRedactor({}, literals)) : redactWith(ex, first.base, first.done);
+  const first = firstPass(ex);
+  if (first === null) return null;
+  // (A value too short to hunt is no literal: createRedactor drops it.)
+  const literals = [...first.literals].filter((v) => v.length >= MIN_LITERAL);
+  if (literals.length === 0) {
+    commitFirstPass(ex, first.done);
+    return redactWith(ex, first.base, first.done);
   }
-  return redactWith(ex, createRedactor({}, harvestLiterals(ex, () => true)));
+  discardFirstPass(first.done);
+  return redactWith(ex, createRedactor({}, literals));
 }
 
-type FileResult = { count: number; bytes: number; sha256: string; data?: Buffer };
+/** A file's redaction; on disk, `tmp` holds the redacted copy (null when nothing in it changed). */
+type FileResult = { count: number; bytes: number; sha256: string; data?: Buffer; tmp?: string | null };
 
 /**
- * The generic rules over an in-memory bundle: null when nothing in it (files, entry names,
- * manifest) matches them; else which parts matched and each file's result.
+ * The generic rules over the bundle (files, entry names, manifest), harvesting: null when nothing
+ * matches them; else each file's result and the values harvested.
  */
-function firstPass(ex: ExtractedBundle): { base: Redactor; hit: Set<string>; done: Map<string, FileResult> } | null {
+function firstPass(ex: ExtractedBundle): { base: Redactor; literals: Set<string>; done: Map<string, FileResult> } | null {
   const base = createRedactor({});
-  const hit = new Set<string>();
+  const literals = new Set<string>();
   const done = new Map<string, FileResult>();
-  // The manifest is harvested as its JSON text (as harvestLiterals does) and redacted as values.
-  if (base.bytes(Buffer.from(JSON.stringify(ex.manifest))).count > 0) hit.add('manifest.json');
-  const { schema: _s, bundleId: _b, files: _f, redactions: _r, command, ...rest } = ex.manifest;
-  const n = { n: 0 };
-  redactValue(rest, base, n);
-  if (n.n + base.argv(command).count > 0) hit.add('manifest.json');
-  let big = false;
-  for (const f of ex.files) {
-    if (f.path === 'manifest.json') continue;
-    const mem = ex.contents!.get(f.path)!;
-    const r = base.bytes(mem);
-    done.set(f.path, r.count ? { count: r.count, bytes: r.data.length, sha256: sha256(r.data), data: r.data } : { count: 0, bytes: f.bytes, sha256: f.sha256 });
-    if (r.count || base.text(f.path).count) hit.add(f.path);
-    if (mem.length > 2 * HARVEST_BYTES) big = true;
+  let hit = false;
+  try {
+    // The manifest is harvested as its JSON text and redacted as values.
+    if (base.bytesHarvesting(Buffer.from(JSON.stringify(ex.manifest)), literals).count > 0) hit = true;
+    const { schema: _s, bundleId: _b, files: _f, redactions: _r, command, ...rest } = ex.manifest;
+    const n = { n: 0 };
+    redactValue(rest, base, n);
+    if (n.n + base.argv(command).count > 0) hit = true;
+    for (const f of ex.files) {
+      if (f.path === 'manifest.json') continue;
+      const mem = ex.contents?.get(f.path);
+      const r = mem ? redactBuffer(mem, f, base, literals) : redactFileOnDisk(join(ex.dir!, f.path), f, base, literals);
+      done.set(f.path, r);
+      if (r.count || base.text(f.path).count) hit = true;
+    }
+  } catch (err) {
+    discardFirstPass(done);
+    throw err;
   }
-  // A file too long to harvest whole is harvested by windows, whose cut edges may read differently
-  // from the whole file: such a bundle takes the full path.
-  return hit.size || big ? { base, hit, done } : null;
+  if (!hit) {
+    discardFirstPass(done);
+    return null;
+  }
+  return { base, literals, done };
+}
+
+/** The first pass is the final one: its redacted copies replace the files. */
+function commitFirstPass(ex: ExtractedBundle, done: Map<string, FileResult>): void {
+  for (const [path, r] of done) {
+    if (r.tmp) renameSync(r.tmp, join(ex.dir!, path));
+    r.tmp = null;
+  }
+}
+
+function discardFirstPass(done: Map<string, FileResult>): void {
+  for (const r of done.values()) if (r.tmp) rmSync(r.tmp, { force: true });
 }
 
 /** Every file, entry name and the manifest through `redactor`; `done` holds results already made with it. */
@@ -84,7 +107,7 @@ async function redactWith(ex: ExtractedBundle, redactor: Redactor, done?: Map<st
     if (f.path === 'manifest.json') continue;
     const mem = ex.contents?.get(f.path);
     const abs = ex.dir === null ? '' : join(ex.dir, f.path);
-    const r = done?.get(f.path) ?? (mem ? redactBuffer(mem, f, redactor) : redactFileInPlace(abs, redactor));
+    const r = done?.get(f.path) ?? (mem ? redactBuffer(mem, f, redactor) : redactFileInPlace(abs, f, redactor));
     if (mem && r.data) ex.contents!.set(f.path, r.data);
     count += r.count;
     let path = f.path;
@@ -150,42 +173,9 @@ export async function packExtracted(dir: string, r: RedactedBundle, outPath: str
   return (await stat(outPath)).size;
 }
 
-// The values of secret-named keys (config/env.json's HF_TOKEN, a yaml password) are hunted as
-// literals in every file, as capture does with the run's env: a log line echoing one names no key.
-// Read from each file's first and last HARVEST_BYTES, where env dumps and configs sit.
-const HARVEST_BYTES = 8 * 1024 * 1024;
-
-function harvestLiterals(ex: ExtractedBundle, wanted: (path: string) => boolean): string[] {
-  const base = createRedactor({});
-  const found = new Set<string>(wanted('manifest.json') ? base.harvest(Buffer.from(JSON.stringify(ex.manifest))) : []);
-  for (const f of ex.files) {
-    if (f.path === 'manifest.json') continue;
-    const mem = ex.contents?.get(f.path);
-    if (mem) {
-      // A file with no hit of the generic rules holds nothing to harvest (unless only windows of it are read).
-      if (!wanted(f.path) && mem.length <= 2 * HARVEST_BYTES) continue;
-      const spans = mem.length <= 2 * HARVEST_BYTES ? [mem] : [mem.subarray(0, HARVEST_BYTES), mem.subarray(mem.length - HARVEST_BYTES)];
-      for (const b of spans) for (const v of base.harvest(b)) found.add(v);
-      continue;
-    }
-    const fd = openSync(join(ex.dir!, f.path), 'r');
-    try {
-      const spans = f.bytes <= 2 * HARVEST_BYTES ? [[0, f.bytes]] : [[0, HARVEST_BYTES], [f.bytes - HARVEST_BYTES, HARVEST_BYTES]];
-      for (const [pos, len] of spans) {
-        const buf = Buffer.alloc(len);
-        const n = readSync(fd, buf, 0, len, pos);
-        for (const v of base.harvest(buf.subarray(0, n))) found.add(v);
-      }
-    } finally {
-      closeSync(fd);
-    }
-  }
-  return [...found];
-}
-
 /** An in-memory file through the redactor, whole (it is already held); unchanged bytes keep their verified digest. */
-function redactBuffer(data: Buffer, f: { bytes: number; sha256: string }, redactor: Redactor): FileResult {
-  const r = redactor.bytes(data);
+function redactBuffer(data: Buffer, f: { bytes: number; sha256: string }, redactor: Redactor, harvest?: Set<string>): FileResult {
+  const r = harvest ? redactor.bytesHarvesting(data, harvest) : redactor.bytes(data);
   return r.count ? { count: r.count, bytes: r.data.length, sha256: sha256(r.data), data: r.data } : { count: 0, bytes: f.bytes, sha256: f.sha256 };
 }
 
@@ -193,21 +183,42 @@ function sha256(b: Buffer): string {
   return createHash('sha256').update(b).digest('hex');
 }
 
-/** Streams one file through the redactor in bounded chunks, split at line ends. */
-function redactFileInPlace(abs: string, redactor: Redactor): FileResult {
+/** A file on disk redacted, its redacted copy (if any) put in its place. */
+function redactFileInPlace(abs: string, f: { bytes: number; sha256: string }, redactor: Redactor): FileResult {
+  const r = redactFileOnDisk(abs, f, redactor);
+  if (r.tmp) renameSync(r.tmp, abs);
+  return { ...r, tmp: null };
+}
+
+/**
+ * Streams one file through the redactor in bounded chunks, split at line ends. Nothing is written
+ * until the first chunk with a hit; then the bytes before it are copied to the redacted copy
+ * (`<file>.redact.tmp`) and the rest follows. A clean file is only read, and keeps its verified digest.
+ */
+function redactFileOnDisk(abs: string, f: { bytes: number; sha256: string }, redactor: Redactor, harvest?: Set<string>): FileResult {
   const tmp = `${abs}.redact.tmp`;
   const inFd = openSync(abs, 'r');
-  const outFd = openSync(tmp, 'wx', 0o600);
+  let outFd = -1;
   const hash = createHash('sha256');
   let count = 0;
   let bytes = 0;
+  // Bytes of the file passed through unchanged so far, not yet copied: the redacted copy starts with them.
+  let clean = 0;
   let carry = Buffer.alloc(0);
   const emit = (b: Buffer) => {
     if (b.length === 0) return;
-    const r = redactor.bytes(b);
+    const r = harvest ? redactor.bytesHarvesting(b, harvest) : redactor.bytes(b);
+    if (r.count && outFd < 0) {
+      outFd = openSync(tmp, 'wx', 0o600);
+      copyPrefix(inFd, clean, outFd, hash);
+    }
     count += r.count;
-    hash.update(r.data);
     bytes += r.data.length;
+    if (outFd < 0) {
+      clean += b.length;
+      return;
+    }
+    hash.update(r.data);
     writeSync(outFd, r.data);
   };
   try {
@@ -229,10 +240,29 @@ function redactFileInPlace(abs: string, redactor: Redactor): FileResult {
       }
     }
     emit(carry);
+  } catch (err) {
+    if (outFd >= 0) {
+      closeSync(outFd);
+      outFd = -1;
+      rmSync(tmp, { force: true });
+    }
+    throw err;
   } finally {
     closeSync(inFd);
-    closeSync(outFd);
+    if (outFd >= 0) closeSync(outFd);
   }
-  renameSync(tmp, abs);
-  return { count, bytes, sha256: hash.digest('hex') };
+  if (count === 0) return { count: 0, bytes: f.bytes, sha256: f.sha256, tmp: null };
+  return { count, bytes, sha256: hash.digest('hex'), tmp };
+}
+
+/** The first `n` bytes of `inFd` (read by position) to `outFd`, hashed on the way. */
+function copyPrefix(inFd: number, n: number, outFd: number, hash: ReturnType<typeof createHash>): void {
+  const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(n, 1)));
+  for (let pos = 0; pos < n; ) {
+    const got = readSync(inFd, buf, 0, Math.min(buf.length, n - pos), pos);
+    if (got === 0) throw new Error('file shrank while being redacted');
+    hash.update(buf.subarray(0, got));
+    writeSync(outFd, buf.subarray(0, got));
+    pos += got;
+  }
 }

@@ -12,7 +12,7 @@
 import { PrefilterPlan, prefilteredPipeline, referencePipeline } from './pipeline.js';
 import { harvesting, isPlaceholder, isSecretKey, literalPattern, MIN_LITERAL, REDACTED } from './rules.js';
 
-export { isSecretKey, REDACTED } from './rules.js';
+export { isSecretKey, MIN_LITERAL, REDACTED } from './rules.js';
 
 export interface Redactor {
   /** Redact a string; returns the new text and how many secrets were replaced. */
@@ -29,6 +29,8 @@ export interface Redactor {
    * for a second redactor that also hunts them as literals wherever else they appear.
    */
   harvest(b: Buffer): string[];
+  /** bytes() and harvest() in one pass: the redacted bytes, with the harvested values added to `into`. */
+  bytesHarvesting(b: Buffer, into: Set<string>): { data: Buffer; count: number };
   /** The literal secret values this redactor hunts for (tests). */
   readonly literals: readonly string[];
 }
@@ -74,6 +76,12 @@ export function createRedactor(env: NodeJS.ProcessEnv = {}, extraLiterals: strin
       const found = new Set<string>();
       harvesting(found, () => redactBytes(b));
       return [...found].map((v) => Buffer.from(v, 'latin1').toString('utf8'));
+    },
+    bytesHarvesting(b: Buffer, into: Set<string>) {
+      const found = new Set<string>();
+      const out = harvesting(found, () => redactBytes(b));
+      for (const v of found) into.add(Buffer.from(v, 'latin1').toString('utf8'));
+      return out ? { data: Buffer.from(out.text, 'latin1'), count: out.count } : { data: b, count: 0 };
     },
     bytes(b: Buffer) {
       const out = redactBytes(b);

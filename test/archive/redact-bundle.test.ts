@@ -1,8 +1,9 @@
-// Ingest-side redaction of a bundle held in memory (the archive's path for every upload up to
-// 16 MiB) takes a shortcut: one pass with the generic rules, and the literal hunt only when that
-// pass found something. Its answer must be the full two-pass redaction's, which the on-disk path
-// (large bundles) still makes, and a clean bundle must be stored as the very bytes sent.
-import { readFileSync, writeFileSync } from 'node:fs';
+// Ingest-side redaction takes a shortcut: one pass with the generic rules, harvesting as it goes,
+// and the literal hunt (a second pass) only when that pass harvested a value. Its answer must be
+// the same for a bundle held in memory (every upload up to 16 MiB) and one on disk (larger), a
+// clean bundle must be stored as the very bytes sent, and on disk a clean file is never rewritten.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -97,6 +98,47 @@ describe('ingest redaction of a bundle in memory', () => {
     expect(inMemory.changed).toBe(true);
     expect(inMemory.files['logs/train.log']).not.toContain('short');
     expect(inMemory).toEqual(onDisk);
+  });
+});
+
+describe('ingest redaction of a bundle on disk (too large for memory)', () => {
+  const big = (line: string | null) => {
+    // 9 MiB: three of the 4 MiB chunks the file is streamed in; the line sits in the last one.
+    let log = '';
+    while (log.length < 9 * 1024 * 1024) log += NOISE.join('\n') + '\n';
+    return line === null ? log : `${log}${line}\n${NOISE[0]}\n`;
+  };
+  const onDisk = async (log: string) => {
+    const dir = tempDir();
+    const p = join(dir, 'b.tar.gz');
+    writeFileSync(p, tgz([{ path: 'logs/train.log', data: log }]));
+    const ex = await extractBundle(p, join(dir, 'x'));
+    return { ex, dir: join(dir, 'x') };
+  };
+
+  it('a clean bundle is only read: no file is rewritten, nothing left beside it', async () => {
+    const { ex, dir } = await onDisk(big(null));
+    const before = statSync(join(dir, 'logs/train.log'));
+    expect(await redactExtractedBundle(ex)).toBeNull();
+    const after = statSync(join(dir, 'logs/train.log'));
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    expect(readdirSync(join(dir, 'logs'))).toEqual(['train.log']);
+  });
+
+  it('a secret past the first chunks is redacted in the one pass, as the bundle in memory is', async () => {
+    const openai = PLANTED.find((s) => s.id === 'openai-key')!;
+    const log = big(openai.log!);
+    const { ex, dir } = await onDisk(log);
+    const r = (await redactExtractedBundle(ex))!;
+    const stored = readFileSync(join(dir, 'logs/train.log'), 'latin1');
+    expect(stored).not.toContain(openai.secret);
+    expect(stored.startsWith(log.slice(0, 8 * 1024 * 1024))).toBe(true);
+    expect(readdirSync(join(dir, 'logs'))).toEqual(['train.log']);
+    const f = r.files.find((x) => x.path === 'logs/train.log')!;
+    expect(f).toEqual({ path: 'logs/train.log', bytes: Buffer.byteLength(stored, 'latin1'), sha256: createHash('sha256').update(Buffer.from(stored, 'latin1')).digest('hex') });
+    const mem = await redacted(await extractBundle(tgz([{ path: 'logs/train.log', data: log }]), null));
+    expect(mem.files['logs/train.log'] === stored).toBe(true);
+    expect(mem.manifest).toEqual(r.manifest);
   });
 });
 
