@@ -2,11 +2,12 @@
 // - every request body has a limit, checked while it streams in (a chunked POST /ui/login of
 //   384 MiB drove RSS to 2 GB): bundles have theirs in the archive, forms and JSON 64 KiB;
 // - an early answer (401, 413) to a request whose body was not read closes the connection, so
-//   the rest of a 1 GiB body is never read;
+//   the rest of a 1 GiB body is never read; the close lingers (reads and drops what the client
+//   still sends, for a bounded time and byte count) so the answer is not lost to a TCP reset;
 // - unknown bearer tokens from one address are counted: past a few a minute the address gets
 //   429 (8,499 guesses/s before);
 // - Node's own protocol errors (400, 408, 431) get a JSON body, and slow or idle uploads are cut.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -73,6 +74,10 @@ export interface ServerLimits {
   /** A connection with no bytes moving for this long is closed, ms. */
   idleTimeoutMs: number;
   headersTimeoutMs: number;
+  /** After an early answer, what the client still sends is read and dropped for at most this long, ms. */
+  lingerMs: number;
+  /** ... and past about this many bytes of it (checked every 5 ms; the time is the hard bound). */
+  lingerBytes: number;
 }
 
 export function serverLimits(env: NodeJS.ProcessEnv): ServerLimits {
@@ -81,16 +86,87 @@ export function serverLimits(env: NodeJS.ProcessEnv): ServerLimits {
     requestTimeoutMs: n(env.FDIAG_REQUEST_TIMEOUT_MS, 300_000),
     idleTimeoutMs: n(env.FDIAG_IDLE_TIMEOUT_MS, 30_000),
     headersTimeoutMs: n(env.FDIAG_HEADERS_TIMEOUT_MS, 20_000),
+    lingerMs: n(env.FDIAG_LINGER_MS, 2_000),
+    lingerBytes: n(env.FDIAG_LINGER_BYTES, 16 * 1024 * 1024),
   };
 }
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
 
+const kRequest = Symbol('fdiag.lastRequest');
+const kLingering = Symbol('fdiag.lingering');
+type TrackedSocket = Socket & { [kRequest]?: IncomingMessage; [kLingering]?: boolean };
+
 /**
- * Timeouts on the Node server, and a JSON body for the errors Node answers itself (a malformed
- * request line, headers over the limit, a request that took too long) instead of an empty one.
+ * A lingering close. Closing a socket whose receive buffer still holds bytes (the unread rest of
+ * a body the server refused early) makes the kernel send a reset, and a reset that reaches the
+ * client before it has read the answer destroys the answer: the client sees ECONNRESET, not the
+ * 401 or 413. So after an early answer the server half-closes (FIN after the answer), then reads
+ * and drops what the client still sends until the client closes its side, the request's body
+ * ends, or `lingerMs` / `lingerBytes` run out; only then is the socket destroyed. What it costs
+ * is bounded by those two numbers, not by the announced body (never drained to its end).
+ */
+function lingeringClose(socket: TrackedSocket, limits: ServerLimits): void {
+  if (socket[kLingering] || socket.destroyed) return;
+  socket[kLingering] = true;
+  const req = socket[kRequest];
+  socket.end();
+  if (!req || req.complete || req.destroyed) {
+    // Nothing of the request is left unread: Node's own destroySoon (destroy once the FIN is out).
+    if (socket.writableFinished) socket.destroy();
+    else socket.once('finish', () => socket.destroy());
+    return;
+  }
+  // Node drops the body of a request whose answer is out without a 'data' event (the parser
+  // discards it), so what was dropped is read off the socket's byte count, every few ms.
+  const readAtStart = socket.bytesRead;
+  const done = () => {
+    clearTimeout(timer);
+    clearInterval(meter);
+    // The answer must be out before the socket goes (destroy drops unwritten bytes); a client
+    // that does not read it is cut by the idle timeout.
+    if (socket.writableFinished) socket.destroy();
+    else socket.once('finish', () => socket.destroy());
+  };
+  const meter = setInterval(() => {
+    if (socket.bytesRead - readAtStart > limits.lingerBytes) done();
+  }, 5);
+  meter.unref();
+  const timer = setTimeout(done, limits.lingerMs);
+  timer.unref();
+  req.once('end', done);
+  socket.once('end', done);
+  socket.once('close', () => {
+    clearTimeout(timer);
+    clearInterval(meter);
+  });
+  req.resume();
+}
+
+/**
+ * Timeouts on the Node server, a lingering close after early answers, and a JSON body for the
+ * errors Node answers itself (a malformed request line, headers over the limit, a request that
+ * took too long) instead of an empty one.
  */
 export function hardenServer(server: Server, limits: ServerLimits): void {
+  // Node closes a connection: close answer with socket.destroySoon(); every connection's is the
+  // lingering one. The request listeners learn each socket's request (what lingering drops), and
+  // a request pipelined behind an answer that closes the connection is never handled: the
+  // connection is cut instead (its answer could not be sent, and handling it could change state).
+  const handlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket as TrackedSocket;
+    if (socket[kLingering]) {
+      socket.destroy();
+      return;
+    }
+    socket[kRequest] = req;
+    for (const h of handlers) h.call(server, req, res);
+  });
+  server.on('connection', (socket: TrackedSocket) => {
+    socket.destroySoon = () => lingeringClose(socket, limits);
+  });
   server.requestTimeout = limits.requestTimeoutMs;
   server.headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
   server.setTimeout(limits.idleTimeoutMs); // idle socket: destroyed (no 'timeout' listener)
