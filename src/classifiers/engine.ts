@@ -76,6 +76,7 @@ const CX = {
   frame: 1 << 15,
   /** A producer's severity marker (rules/severity.ts): the line may be a failure line for the vocabulary fallback. */
   failure: 1 << 16,
+  rootField: 1 << 17,
 } as const;
 
 /** Lines the context trackers read, by the literal each check starts from. */
@@ -96,6 +97,9 @@ const CONTEXT_KEYS: { key: string; bit: number }[] = [
   { key: 'AgentState.FINISHED', bit: CX.agentFinished },
   { key: 'Root Cause (first observed failure)', bit: CX.rootCause },
   { key: 'local_rank:', bit: CX.localRank },
+  // The other fields of torchelastic's Root Cause entry (errors/__init__.py _FAILURE_FORMAT_TEMPLATE).
+  { key: 'time      :', bit: CX.rootField },
+  { key: 'exitcode  :', bit: CX.rootField },
   { key: '==> ', bit: CX.header },
   // Agent step loops and test sessions (progress.ts): keys derived from their vocabularies' patterns.
   ...PROGRESS_KEYS.map((key) => ({ key, bit: CX.progress })),
@@ -125,6 +129,8 @@ export function prefilterKeys(): string[] {
 
 const HEADER_RE = /^==> (.{1,400}) <==\s*$/;
 const ROOT_RANK_RE = /^\s*rank\s*:\s*(\d{1,6}) \(local_rank: ?\d+\)/;
+const ROOT_TIME_RE = /^\s*time\s*:\s*(\S{8,40})\s*$/;
+const ROOT_EXIT_RE = /^\s*exitcode\s*:\s*(-?\d{1,4}) \(pid: ?\d+\)/;
 
 /**
  * Harness layouts only (Harbor trial folders, Terminal-Bench trial pastes): a run's own log that merely
@@ -155,6 +161,8 @@ interface FileState {
   lineNo: number;
   section: Section;
   inRootCause: boolean;
+  /** Inside torchelastic's Root Cause entry: its time, and its rank once read (the exit code follows it). */
+  rootEntry?: { time?: LogTime; rank?: number };
   /** The last NCCL INFO line: its number, and its bytes (copied once per chunk, decoded only at the end). */
   lastNcclInfo?: { line: number; bytes: Buffer | null; pending?: { buf: Buffer; start: number; end: number } };
   /** Bytes a line starts with when its NCCL INFO prefix names a host already counted (`vm:`). */
@@ -219,6 +227,7 @@ export class Engine implements LogClassifier {
     p2pDisabled: false,
     progress: new Map(),
     rootRank: undefined,
+    rootFailure: undefined,
     maxInputTokens: undefined,
     agentFinished: false,
     ncclTests: { header: undefined, results: false, hosts: new Set() },
@@ -561,6 +570,7 @@ export class Engine implements LogClassifier {
         const path = h[1]!.trim();
         fs.section = sectionOfPath(path);
         fs.inRootCause = false;
+        fs.rootEntry = undefined;
         fs.progress.section(path, fs.section, lineNumber);
         return;
       }
@@ -653,6 +663,7 @@ export class Engine implements LogClassifier {
     if (mask & CX.ncclTestsHeader && ctx.ncclTests.header) rest &= ~CX.ncclTestsHeader;
     if (mask & CX.ncclTestsRank && !ctx.ncclTests.header) rest &= ~CX.ncclTestsRank;
     if (mask & CX.localRank && !(fs.inRootCause || mask & CX.rootCause)) rest &= ~CX.localRank;
+    if (mask & CX.rootField && !fs.rootEntry) rest &= ~CX.rootField;
     return rest;
   }
 
@@ -706,12 +717,21 @@ export class Engine implements LogClassifier {
       if (f && !f.path.startsWith('<frozen ')) markFrame(fs, p.stream, lineNumber, f.library);
     }
     if (fs) {
-      if (mask & CX.rootCause) fs.inRootCause = true;
+      if (mask & CX.rootCause) (fs.inRootCause = true), (fs.rootEntry = {});
       else if (mask & CX.localRank && fs.inRootCause) {
         const r = ROOT_RANK_RE.exec(line);
         if (r) {
           ctx.rootRank ??= Number(r[1]);
           fs.inRootCause = false;
+          if (fs.rootEntry) fs.rootEntry.rank = Number(r[1]);
+        }
+      } else if (mask & CX.rootField && fs.rootEntry) {
+        const t = fs.rootEntry.rank === undefined ? ROOT_TIME_RE.exec(line) : null;
+        if (t) fs.rootEntry.time = parseLogTime(t[1]!);
+        const e = fs.rootEntry.rank !== undefined ? ROOT_EXIT_RE.exec(line) : null;
+        if (e) {
+          ctx.rootFailure ??= { rank: fs.rootEntry.rank!, exitCode: Number(e[1]), time: fs.rootEntry.time, file, line: lineNumber, text: line.trim().slice(0, 500) };
+          fs.rootEntry = undefined;
         }
       }
     }

@@ -1,7 +1,9 @@
 // Cause → symptom: the one table of "X explains Y". When the class that resolution picked is a row's
 // symptom and the bundle also shows one of the row's causes (in the allowed order), the cause is the
 // root cause and the symptom is named in the hint as its consequence. Rows apply in order, each once.
+import { compareLogTimes, type LogTime } from '../logline.js';
 import type { Signal, SignalRuleId } from './rule.js';
+import { ENGINE_DEAD_WORDING } from './rules/gateway.js';
 import type { FailureClass } from './taxonomy.js';
 
 export interface Explains {
@@ -84,3 +86,247 @@ export const EXPLAINS: Explains[] = [
     consequence: 'The 5xx answer that follows is the proxy or service reporting its own upstream request timing out, not a separate server failure.',
   },
 ];
+
+// ---------------------------------------------------------------------------------------------------
+// Symptom mechanisms: lines that are a failure's echo by how their producer works, whatever their
+// strength. A signal in one of these wordings is explained when the bundle holds a cause of a row's
+// classes (itself no symptom, not on the symptom's own line) in the row's order; an explained signal
+// never competes for the root cause (resolve.ts drops it before picking), and the cause's hint names it
+// as the consequence. EXPLAINS above works on whole classes once one has won; these rows work on
+// single signals, before.
+
+/**
+ * Where a cause must lie relative to the symptom:
+ * - 'any': anywhere in the bundle (vLLM logs the 500 and "engine is already dead" before the engine's traceback);
+ * - 'not-after': not later by stamps that compare; without them not later in the same file, either way across files;
+ * - 'before': earlier by stamps that compare, or earlier in the same file;
+ * - 'stamped-before': earlier by stamps that compare, and only then (a bare kill may as well follow a hang).
+ */
+export type CauseOrder = 'any' | 'not-after' | 'before' | 'stamped-before';
+
+export interface CauseGroup {
+  classes: readonly FailureClass[];
+  order: CauseOrder;
+  /** Only a cause in the symptom's own file (the server's traceback beside its 500s, not a client's). */
+  sameFile?: boolean;
+  minStrength?: number;
+  notFromRules?: readonly SignalRuleId[];
+}
+
+export interface SymptomMechanism {
+  id: string;
+  /** The producer and the source file that words (or causes) the symptom: docs/engine.md lists them. */
+  source: string;
+  /** Signals of these classes only (any class when absent)… */
+  symptomClasses?: readonly FailureClass[];
+  /** …from these rules only (any rule when absent)… */
+  symptomRules?: readonly SignalRuleId[];
+  /** …whose line is in one of these wordings; or, with `extracted`, whose rule says so. */
+  wording: readonly RegExp[];
+  /** A signal whose rule extracted this flag (e.g. NCCL's `remote`: an error about a peer that went away). */
+  extracted?: string;
+  /** Also every signal of these classes in a file that holds a line in `wording` (a server's 500s beside its dead engine). */
+  sameFileClasses?: readonly FailureClass[];
+  /** Not a symptom where the bundle holds a signal of these rules (the launcher itself received the signal it forwarded). */
+  unlessBundleHas?: readonly SignalRuleId[];
+  causes: readonly CauseGroup[];
+  consequence: string;
+}
+
+/** A failure that ends a process (or its GPU work) on its own: what makes the other side of a connection or collective go away. */
+const PROCESS_ENDERS: FailureClass[] = ['cuda.oom', 'cuda.error', 'host.oom', 'disk.full', 'nccl.error', 'nccl.timeout', 'nccl.p2p_deadlock'];
+/** Every failure class a signal can name (outcomes are not failures of a process). */
+const ANY_FAILURE: FailureClass[] = [...PROCESS_ENDERS, 'host.killed', 'user.code_error', 'config.error', 'ray.crash', 'network.error', 'gateway.4xx', 'gateway.5xx', 'api.timeout', 'sandbox.failure', 'image.build_failure', 'agent.setup_failure', 'verifier.failure', 'job.stall'];
+
+export const SYMPTOMS: SymptomMechanism[] = [
+  {
+    id: 'engine-dead',
+    source: 'vLLM: V0 entrypoints/launcher.py ("MQLLMEngine is already dead, terminating server process", then 500), engine/async_llm_engine.py (AsyncEngineDeadError "Background loop has errored already."), engine/multiprocessing/client.py ("Engine process (pid N) died."); V1 engine/core_client.py ("Engine core proc … died unexpectedly, shutting down client."), engine/exceptions.py (EngineDeadError "EngineCore encountered an issue. See stack trace (above) for the root cause.")',
+    wording: ENGINE_DEAD_WORDING,
+    // The EngineDeadError line also ends a traceback (user.traceback_other): the same symptom.
+    symptomClasses: ['gateway.5xx', 'user.code_error'],
+    sameFileClasses: ['gateway.5xx'],
+    causes: [
+      { classes: ['cuda.oom', 'cuda.error', 'disk.full', 'nccl.error', 'nccl.timeout'], order: 'any' },
+      { classes: ['host.oom', 'host.killed'], order: 'not-after' },
+      // The engine's own traceback, logged in the server's log (V0: after the 500s it caused, same second).
+      { classes: ['user.code_error', 'config.error'], order: 'any', sameFile: true },
+    ],
+    consequence: "The server's 500s and the dead engine are its consequence: vLLM answers every request with 500 (and stops) once its engine process has died.",
+  },
+  {
+    // uvicorn writes the access line of the 500 that Starlette's ServerErrorMiddleware sent, then the
+    // server logs "Exception in ASGI application" and the traceback: the traceback is the 500's cause.
+    id: 'server-error-response',
+    source: 'uvicorn access log (h11/httptools protocols: `"POST /path HTTP/1.1" 500 Internal Server Error`) after Starlette ServerErrorMiddleware; uvicorn "Exception in ASGI application" with the traceback',
+    symptomRules: ['gateway.server_error'],
+    wording: [/"(?:POST|GET|PUT|PATCH|DELETE) [^"]{1,300} HTTP\/\d(?:\.\d)?" 5\d\d\b/],
+    causes: [{ classes: ANY_FAILURE.filter((c) => c !== 'gateway.5xx' && c !== 'gateway.4xx'), order: 'any', sameFile: true, minStrength: 7 }],
+    consequence: "The server's 500 answers are its consequence: the server failed on the request and answered 500.",
+  },
+  {
+    // A proxy in front of a server that died answers its client 502/503 ("no healthy upstream").
+    id: 'upstream-died',
+    source: 'nginx ("502 Bad Gateway"), Envoy/Istio ("upstream connect error or disconnect/reset before headers", "no healthy upstream"), LiteLLM/OpenAI SDK reporting them (BadGatewayError, ServiceUnavailableError)',
+    symptomClasses: ['gateway.5xx'],
+    wording: [/Bad Gateway|\bBadGatewayError\b|\b502\b/, /upstream connect error or disconnect\/reset before headers|no healthy upstream/],
+    causes: [
+      { classes: PROCESS_ENDERS, order: 'not-after' },
+      { classes: ['host.killed', 'user.code_error', 'config.error'], order: 'before', minStrength: 15 },
+    ],
+    consequence: "The proxy's 502/503 answers are its consequence: the server behind it had died.",
+  },
+  {
+    id: 'peer-gone',
+    source: 'CPython socket/http.client (ConnectionResetError, BrokenPipeError, RemoteDisconnected "Remote end closed connection without response"), aiohttp ServerDisconnectedError, httpx/httpcore RemoteProtocolError "Server disconnected without sending a response.", PyTorch c10d TCPStore ("failed to recv, got 0 bytes", DistNetworkError "Connection was likely closed. Did the remote server shutdown or crash?")',
+    symptomClasses: ['network.error'],
+    wording: [
+      /Connection reset by peer|ConnectionResetError|\bECONNRESET\b/,
+      /Broken pipe|BrokenPipeError|\bEPIPE\b/,
+      /RemoteDisconnected|Remote end closed connection without response/,
+      /ServerDisconnectedError|Server disconnected|RemoteProtocolError|peer closed connection/,
+      /got 0 bytes|Connection was likely closed|remote server shutdown or crash/,
+    ],
+    causes: [
+      { classes: PROCESS_ENDERS, order: 'not-after' },
+      { classes: ['host.killed'], order: 'not-after', minStrength: 40 },
+      { classes: ['host.killed', 'user.code_error', 'config.error'], order: 'before', minStrength: 15 },
+    ],
+    consequence: 'The connection errors (reset, broken pipe, server disconnected) are its consequence: the process on the other end died, and its peers saw the connection drop.',
+  },
+  {
+    id: 'peer-exited',
+    source: 'NCCL ncclRemoteError ("remote process exited or there was a network error"), socket.cc "Connection closed by remote peer"; PyTorch ProcessGroupNCCL raises it on the surviving ranks',
+    symptomClasses: ['nccl.error'],
+    wording: [],
+    extracted: 'remote',
+    causes: [
+      { classes: [...RANK_KILLERS, 'cuda.oom', 'cuda.error', 'disk.full'], order: 'not-after', minStrength: 20, notFromRules: ['host.sigkill_worker'] },
+      // A kill stamped before the peers' errors: the killed rank is the peer that exited.
+      { classes: ['host.killed', 'host.oom'], order: 'stamped-before' },
+    ],
+    consequence: 'The NCCL errors about a remote peer that exited are its consequence: that peer was the rank that failed.',
+  },
+  {
+    // EXPLAINS turns a won nccl.timeout into its cause when the cause is a clear crash (strength ≥ 20);
+    // a weaker exception (a library's own error class) counts too when it came first: stamped earlier, or
+    // earlier in the same log (a merged torchrun log is in time order; the watchdog fires minutes later).
+    id: 'peer-waited',
+    source: 'PyTorch ProcessGroupNCCL.cpp watchdog ("Watchdog caught collective operation timeout: WorkNCCL(SeqNum=N, OpType=…, Timeout(ms)=…)") on every rank that waited for the one that stopped',
+    symptomRules: ['nccl.watchdog_timeout', 'nccl.watchdog_stuck'],
+    wording: [/Watchdog caught collective operation timeout|Timeout\(ms\)=|Heartbeat monitor timed out|watchdog got stuck/],
+    causes: [{ classes: [...RANK_KILLERS, 'cuda.oom', 'cuda.error', 'disk.full'], order: 'before', minStrength: 7, notFromRules: ['host.sigkill_worker'] }],
+    consequence: "The NCCL watchdog timeouts on the other ranks are its consequence: they waited in a collective for the rank that failed.",
+  },
+  {
+    id: 'closing-signal',
+    source: 'PyTorch torchelastic multiprocessing/api.py ("Sending process N closing signal SIGTERM" to the surviving workers once one fails; errors/__init__.py reports them as "exitcode : -15", "Signal 15 (SIGTERM) received by PID N")',
+    symptomRules: ['host.sigterm'],
+    wording: [/exitcode\s*:\s*-15\b/, /Signal 15 \(SIGTERM\) received by PID/],
+    // The agent itself got the signal ("Received SIGTERM death signal, shutting down workers"): then it came from outside.
+    unlessBundleHas: ['host.launcher_signal'],
+    causes: [{ classes: ANY_FAILURE.filter((c) => c !== 'host.killed'), order: 'any', minStrength: 7 }],
+    consequence: "The other ranks' SIGTERMs are its consequence: torchelastic sends the surviving workers SIGTERM once one worker fails.",
+  },
+  {
+    id: 'exit-wrapper',
+    source: 'PyTorch torchelastic ChildFailedError (errors/__init__.py), CPython subprocess CalledProcessError ("returned non-zero exit status N"), GNU make ("*** [target] Error N"), GitHub Actions ("Process completed with exit code N")',
+    symptomClasses: ['user.code_error'],
+    wording: [/\bChildFailedError\b/, /\bCalledProcessError\b|returned non-zero exit status \d+/, /\bmake(?:\[\d+\])?: \*\*\* .{0,300}Error \d+/, /Process completed with exit code \d+/],
+    causes: [{ classes: ANY_FAILURE, order: 'not-after' }],
+    consequence: "The wrapper's report of the child's non-zero exit (ChildFailedError, CalledProcessError) only repeats it.",
+  },
+  {
+    id: 'comm-aborted',
+    source: 'PyTorch c10d NCCLUtils.cpp NCCLComm::getNcclComm ("NCCL communicator was aborted on rank N." with no "Original reason for failure was: …"): a later call on a communicator an earlier failure aborted',
+    wording: [/communicator was aborted on rank \d+\.?\s*$/],
+    causes: [{ classes: ANY_FAILURE, order: 'not-after', minStrength: 15 }],
+    consequence: 'The later "NCCL communicator was aborted" errors are its consequence: the communicator had been aborted after that failure.',
+  },
+];
+
+/** A symptom signal, why it is one, and the causes in the bundle that explain it. */
+export interface ExplainedSymptom {
+  symptom: Signal;
+  mechanism: SymptomMechanism;
+  causes: Signal[];
+}
+
+function isSymptomOf(m: SymptomMechanism, s: Signal, all: readonly Signal[], wordedFiles: Set<string>): boolean {
+  if (s.rootHint) return false;
+  if (m.unlessBundleHas && all.some((o) => m.unlessBundleHas!.includes(o.rule.id))) return false;
+  if (m.sameFileClasses?.includes(s.class) && wordedFiles.has(s.file)) return true;
+  if (m.symptomClasses && !m.symptomClasses.includes(s.class)) return false;
+  if (m.symptomRules && !m.symptomRules.includes(s.rule.id)) return false;
+  if (m.extracted && s.extracted[m.extracted] === true) return true;
+  return m.wording.some((re) => re.test(s.text));
+}
+
+/** Lines of one record (a traceback, a multi-line error) carry a stamp only on the first: how far back a line's stamp reaches. */
+const RECORD_LINES = 30;
+
+/**
+ * When a signal happened: its own stamp, or that of the nearest signal above it in the same file and
+ * stream (rank) within RECORD_LINES, the line that opened its record ("[rank1]:[E… ProcessGroupNCCL…]"
+ * then "[rank1]: ncclRemoteError: …").
+ */
+function timeOf(s: Signal, all: readonly Signal[]): LogTime | undefined {
+  if (s.time) return s.time;
+  let best: Signal | undefined;
+  for (const o of all) {
+    if (o.time === undefined || o.file !== s.file || o.rank !== s.rank || o.line > s.line || s.line - o.line > RECORD_LINES) continue;
+    if (!best || o.line > best.line) best = o;
+  }
+  return best?.time;
+}
+
+function inOrder(order: CauseOrder, cause: Signal, symptom: Signal, all: readonly Signal[]): boolean {
+  if (order === 'any') return true;
+  const ct = timeOf(cause, all);
+  const st = timeOf(symptom, all);
+  const c = ct !== undefined && st !== undefined ? compareLogTimes(ct, st) : undefined;
+  if (order === 'stamped-before') return c !== undefined && c < 0;
+  if (c !== undefined) return c <= 0;
+  const sameFile = cause.file === symptom.file;
+  if (order === 'before') return sameFile && cause.order < symptom.order;
+  return sameFile ? cause.order < symptom.order : true;
+}
+
+/** Which signals are symptoms that a cause in the bundle explains (SYMPTOMS), and by what. */
+export function explainSymptoms(signals: readonly Signal[], mechanisms: readonly SymptomMechanism[] = SYMPTOMS): ExplainedSymptom[] {
+  const mechsOf = new Map<Signal, SymptomMechanism[]>();
+  for (const m of mechanisms) {
+    const worded = new Set<string>();
+    if (m.sameFileClasses) for (const s of signals) if (m.wording.some((re) => re.test(s.text))) worded.add(s.file);
+    for (const s of signals) if (isSymptomOf(m, s, signals, worded)) mechsOf.set(s, [...(mechsOf.get(s) ?? []), m]);
+  }
+  if (mechsOf.size === 0) return [];
+  const symptomLines = new Set([...mechsOf.keys()].map((s) => `${s.file}:${s.line}`));
+  const causesOf = (s: Signal, m: SymptomMechanism, candidates: readonly Signal[]): Signal[] =>
+    candidates.filter(
+      (c) =>
+        c !== s &&
+        !(c.file === s.file && c.line === s.line) &&
+        m.causes.some((g) => g.classes.includes(c.class) && c.strength >= (g.minStrength ?? 0) && !g.notFromRules?.includes(c.rule.id) && (!g.sameFile || c.file === s.file) && inOrder(g.order, c, s, signals)),
+    );
+  const out: ExplainedSymptom[] = [];
+  const explainWith = (candidates: readonly Signal[]): void => {
+    for (const [s, ms] of mechsOf) {
+      if (out.some((e) => e.symptom === s)) continue;
+      for (const m of ms) {
+        const causes = causesOf(s, m, candidates);
+        if (causes.length) {
+          out.push({ symptom: s, mechanism: m, causes });
+          break;
+        }
+      }
+    }
+  };
+  // First the plain failures; then a symptom that nothing explained stands as a failure of its own and may
+  // explain another (a watchdog timeout that no crash explains is the cause of torchelastic's SIGTERMs).
+  const plain = signals.filter((s) => !mechsOf.has(s) && !symptomLines.has(`${s.file}:${s.line}`));
+  explainWith(plain);
+  const explained = new Set(out.map((e) => e.symptom));
+  explainWith([...plain, ...[...mechsOf.keys()].filter((s) => !explained.has(s))]);
+  return out;
+}

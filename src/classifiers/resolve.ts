@@ -3,8 +3,8 @@
 //     evidence (torchelastic root-cause rank, exceptions.json[0]) wins, then the earliest in time.
 //  2. Without a cause, the most specific symptom wins (HTTP status over the client's KeyError…).
 //  3. A NCCL watchdog timeout that nothing explains is examined: P2P transport deadlock, desync, or plain.
-import { clockValue, commonClock, compareLogTimes } from '../logline.js';
-import { EXPLAINS, rayDeathWithoutCause, type Explains } from './relations.js';
+import { clockValue, commonClock, compareLogTimes, type LogTime } from '../logline.js';
+import { EXPLAINS, explainSymptoms, rayDeathWithoutCause, type Explains } from './relations.js';
 import { RULESET_VERSION } from './version.js';
 import type { Rule, Signal, SignalRuleId } from './rule.js';
 import { categoryOf, type FailureClass } from './taxonomy.js';
@@ -33,6 +33,8 @@ export interface EngineContext {
   /** Last enqueued/completed collective per rank (and process group), from logs or the flight recorder. */
   progress: Map<string, RankProgress>;
   rootRank: number | undefined;
+  /** torchelastic's Root Cause (first observed failure) entry: the rank, its exit code and when. */
+  rootFailure: (Where & { rank: number; exitCode: number; time: LogTime | undefined }) | undefined;
   maxInputTokens: number | undefined;
   agentFinished: boolean;
   ncclTests: { header: Where | undefined; results: boolean; hosts: Set<string> };
@@ -100,17 +102,15 @@ interface ClassBest {
 export function resolveDiagnosis(all: Signal[], ctx: EngineContext): Diagnosis {
   const signals = gate(all, ctx);
   addNcclTestsHang(signals, ctx);
+  addRootCauseExit(signals, ctx);
   if (signals.length === 0) return unknown();
 
-  const byClass = new Map<FailureClass, ClassBest>();
-  for (const s of signals) {
-    const cur = byClass.get(s.class);
-    if (!cur) byClass.set(s.class, { cls: s.class, best: s, signals: [s] });
-    else {
-      cur.signals.push(s);
-      if (s.strength > cur.best.strength || (s.strength === cur.best.strength && s.order < cur.best.order)) cur.best = s;
-    }
-  }
+  // Symptoms by mechanism (relations.ts SYMPTOMS) that a cause in the bundle explains never compete.
+  const explained = explainSymptoms(signals);
+  const explainedSignals = new Set(explained.map((e) => e.symptom));
+  const pool = signals.filter((s) => !explainedSignals.has(s));
+  const allClasses = groupByClass(signals);
+  const byClass = groupByClass(pool.length ? pool : signals);
   const classes = [...byClass.values()];
   const top = Math.max(...classes.map((c) => c.best.strength));
   let winner: ClassBest;
@@ -162,8 +162,12 @@ export function resolveDiagnosis(all: Signal[], ctx: EngineContext): Diagnosis {
     confidence = Math.min(confidence, 0.5);
   }
 
-  const evidence = buildEvidence(winner, support, classes);
-  const secondary = classes
+  // The symptoms the winner explains, named in its hint as its consequence (once each, at most two).
+  const consequences = [...new Set(explained.filter((e) => e.causes.some((c) => c.class === cls)).map((e) => e.mechanism.consequence))];
+  for (const c of consequences.slice(0, 2)) if (!hint.includes(c)) hint = `${hint} ${c}`;
+
+  const evidence = buildEvidence(winner, support, [...allClasses.values()]);
+  const secondary = [...allClasses.values()]
     .filter((c) => c.cls !== cls)
     .sort((a, b) => b.best.strength - a.best.strength)
     .map((c) => c.cls);
@@ -177,6 +181,60 @@ export function resolveDiagnosis(all: Signal[], ctx: EngineContext): Diagnosis {
     ...(secondary.length ? { secondary } : {}),
   };
 }
+
+function groupByClass(signals: Signal[]): Map<FailureClass, ClassBest> {
+  const byClass = new Map<FailureClass, ClassBest>();
+  for (const s of signals) {
+    const cur = byClass.get(s.class);
+    if (!cur) byClass.set(s.class, { cls: s.class, best: s, signals: [s] });
+    else {
+      cur.signals.push(s);
+      if (s.strength > cur.best.strength || (s.strength === cur.best.strength && s.order < cur.best.order)) cur.best = s;
+    }
+  }
+  return byClass;
+}
+
+/**
+ * torchelastic's Root Cause entry names the first worker to fail. Killed by a signal (a negative exit
+ * code), the kill line there is that root cause, never the echo of another rank's failure. Exited with
+ * a code of its own and with no line of that rank in the bundle, the entry is the only word on it:
+ * an exception or sys.exit in the worker, whose traceback went to that rank's own stderr.
+ */
+function addRootCauseExit(signals: Signal[], ctx: EngineContext): void {
+  const rf = ctx.rootFailure;
+  if (!rf) return;
+  if (rf.exitCode < 0) {
+    for (let i = 0; i < signals.length; i++) if (signals[i]!.file === rf.file && signals[i]!.line === rf.line) signals[i] = { ...signals[i]!, rootHint: true };
+    return;
+  }
+  if (rf.exitCode === 0 || signals.some((s) => s.rank === rf.rank)) return;
+  signals.push({
+    rule: ROOT_EXIT_RULE,
+    class: 'user.code_error',
+    strength: ROOT_EXIT_RULE.strength,
+    file: rf.file,
+    line: rf.line,
+    text: rf.text,
+    section: 'log',
+    rank: rf.rank,
+    ...(rf.time ? { time: rf.time } : {}),
+    rootHint: true,
+    extracted: {
+      hint: `Rank ${rf.rank} was the first worker to fail (torchelastic's Root Cause, first observed failure): it exited with code ${rf.exitCode}, an uncaught exception or sys.exit in its own code. Its traceback went to rank ${rf.rank}'s own stderr: capture every rank (torchrun --tee 3 or --log-dir) or decorate the entrypoint with @record so the report carries it.`,
+    },
+    order: signals.reduce((m, s) => Math.max(m, s.order), 0) + 1,
+  });
+}
+
+const ROOT_EXIT_RULE: Rule<SignalRuleId> = {
+  id: 'torchelastic.root_cause_exit',
+  class: 'user.code_error',
+  patterns: [],
+  strength: 20,
+  why: "torchelastic's Root Cause entry names a worker that exited with a non-zero code of its own, and the bundle holds no line of that rank",
+  hint: "The first worker to fail exited with a non-zero code of its own (torchelastic's Root Cause): its traceback is in that rank's stderr.",
+};
 
 const AGENT_INSTALL_RULES = new Set(['agent.npm_install_error', 'agent.node_too_old', 'agent.binary_not_found', 'agent.install_step_failed']);
 const HARNESS_TIMEOUT_RULES = new Set<SignalRuleId>(['harbor.agent_timeout', 'harbor.agent_setup', 'harbor.verifier', 'sandbox.start']);

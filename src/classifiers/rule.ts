@@ -62,8 +62,8 @@ export function defineRules<const Id extends string>(rows: readonly Rule<Id>[]):
   return rows;
 }
 
-/** Rules a signal can come from: the rows of RULES, and the one the NCCL analysis adds itself (resolve.ts). */
-export type SignalRuleId = RuleId | 'nccl.tests_hang_first_collective';
+/** Rules a signal can come from: the rows of RULES, and the ones resolution adds itself (resolve.ts: the NCCL analysis, torchelastic's Root Cause entry). */
+export type SignalRuleId = RuleId | 'nccl.tests_hang_first_collective' | 'torchelastic.root_cause_exit';
 
 export interface Signal {
   rule: Rule<SignalRuleId>;

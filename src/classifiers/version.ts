@@ -4,7 +4,7 @@
 // extract, resolution) is not hashed, since a bundler may rewrite its text: a change there bumps
 // ENGINE_REVISION.
 import { createHash } from 'node:crypto';
-import { EXPLAINS, type Explains } from './relations.js';
+import { EXPLAINS, SYMPTOMS, type Explains, type SymptomMechanism } from './relations.js';
 import type { Rule } from './rule.js';
 import { FACT_RULES, type FactRule } from './rules/facts.js';
 import { AGENT_LOOPS } from './rules/agent.js';
@@ -12,15 +12,16 @@ import { RULES } from './rules/index.js';
 import { TEST_RUNNERS } from './rules/verifier.js';
 
 /** Bump when engine or resolution code changes what a bundle is classified as. */
-export const ENGINE_REVISION = '2026.12.01';
+export const ENGINE_REVISION = '2026.12.02';
 
 const re = (r: RegExp): string => `/${r.source}/${r.flags}`;
 
-export function rulesetVersion(rules: readonly Rule[], facts: readonly FactRule[], explains: readonly Explains[]): string {
+export function rulesetVersion(rules: readonly Rule[], facts: readonly FactRule[], explains: readonly Explains[], symptoms: readonly SymptomMechanism[] = SYMPTOMS): string {
   const h = createHash('sha256');
   for (const r of rules) h.update(JSON.stringify([r.id, r.class, r.strength, r.sections ?? null, r.patterns.map(re), (r.unless ?? []).map(re), !!r.extract, r.why, r.hint]));
   for (const f of facts) h.update(JSON.stringify([f.rule, f.on, f.section ?? null, !!f.extract]));
   for (const e of explains) h.update(JSON.stringify([e.symptom, e.causes, e.minCauseStrength ?? null, e.notFromRules ?? null, !!e.symptomIf, !!e.causeSignal, e.order, e.consequence]));
+  for (const m of symptoms) h.update(JSON.stringify([m.id, m.symptomClasses ?? null, m.symptomRules ?? null, m.wording.map(re), m.extracted ?? null, m.sameFileClasses ?? null, m.unlessBundleHas ?? null, m.causes, m.consequence]));
   // The structure vocabularies (progress.ts) decide agent.loop_cut / verifier.no_test_summary as much as a rule's patterns.
   for (const a of AGENT_LOOPS) h.update(JSON.stringify([a.agent, a.step.map(re), a.end.map(re)]));
   for (const t of TEST_RUNNERS) h.update(JSON.stringify([t.runner, t.start.map(re), t.summary.map(re)]));

@@ -13,7 +13,31 @@ function statusOf(line: string): Extracted {
 const ANTHROPIC_TYPE_STATUS: Record<string, number> = { invalid_request_error: 400, authentication_error: 401, permission_error: 403, not_found_error: 404, request_too_large: 413, rate_limit_error: 429, api_error: 500, overloaded_error: 529 };
 const ANTHROPIC_CLIENT_STATUSES = new Set(Object.values(ANTHROPIC_TYPE_STATUS).filter((s) => s < 500));
 
+/**
+ * vLLM's words for an engine that is gone: V0 entrypoints/launcher.py ("MQLLMEngine is already dead,
+ * terminating server process"), engine/async_llm_engine.py (AsyncEngineDeadError "Background loop has
+ * errored already."), engine/multiprocessing/client.py ("Engine process (pid N) died."); V1
+ * engine/core_client.py ("Engine core proc EngineCore_DP0 died unexpectedly, shutting down client."),
+ * engine/exceptions.py (EngineDeadError "EngineCore encountered an issue. See stack trace (above) for the
+ * root cause."). The engine's own failure is logged beside it; relations.ts (SYMPTOMS) makes it give way.
+ */
+export const ENGINE_DEAD_WORDING: readonly RegExp[] = [
+  /\b(?:MQLLMEngine|AsyncLLMEngine) is already dead/,
+  /\b(?:MQ|Async)?EngineDeadError\b|EngineCore encountered an issue/,
+  /Engine core proc \S{1,80} died unexpectedly/,
+  /Engine process \(pid \d+\) died/,
+  /Background loop has errored already|Background loop is not running/,
+];
+
 export const gatewayRules = defineRules([
+  {
+    id: 'gateway.engine_dead',
+    class: 'gateway.5xx',
+    patterns: ENGINE_DEAD_WORDING,
+    strength: 30,
+    why: "the inference server's engine process died, so the server answers 500 or shuts down",
+    hint: "vLLM's engine process died, so the server answers every request with 500 (or shuts down). The engine's own traceback just before or after this line (CUDA OOM, an illegal memory access, NCCL, a bug) is the cause; with none in the log, capture the server's full stderr (every engine and worker process).",
+  },
   {
     id: 'gateway.rate_limited',
     class: 'gateway.4xx',

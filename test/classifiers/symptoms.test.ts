@@ -1,0 +1,265 @@
+// Root cause when the loud line is a symptom (relations.ts SYMPTOMS): each producer's echo of another
+// failure gives way to that failure, in the order its mechanism allows, and the hint names the echo as
+// the consequence. Logs are written in each producer's own format (vLLM's logger and launcher, uvicorn's
+// access log, torchelastic's ChildFailedError report, ProcessGroupNCCL, c10d TCPStore, CPython), with
+// timestamps and rank prefixes as they print them; orders are tried both ways where order decides.
+import { describe, expect, it } from 'vitest';
+import { classifyFiles, classifyText } from './helpers.js';
+
+// vLLM V0 OpenAI server (entrypoints/launcher.py, engine/multiprocessing/engine.py): the 500 and the
+// launcher's CRITICAL line are logged before the engine's own traceback, in the same second.
+const vllmV0Dead = (engineError: string[]): string =>
+  [
+    'INFO 02-10 18:06:30 engine.py:275] Added request cmpl-30aaf466904d4d148c2e17a584f448e0-0.',
+    'CRITICAL 02-10 18:06:30 launcher.py:101] MQLLMEngine is already dead, terminating server process',
+    'INFO:     10.25.164.34:57224 - "POST /v1/completions HTTP/1.1" 500 Internal Server Error',
+    ...engineError.map((l) => `ERROR 02-10 18:06:30 engine.py:139] ${l}`),
+    'INFO:     Shutting down',
+    '',
+  ].join('\n');
+
+describe('an inference server whose engine died', () => {
+  it("a CUDA OOM in vLLM's engine is the cause of the 500s and the dead engine, named in the hint", () => {
+    const d = classifyText(
+      vllmV0Dead([
+        "OutOfMemoryError('CUDA out of memory. Tried to allocate 1.27 GiB. GPU 0 has a total capacity of 79.33 GiB of which 109.81 MiB is free.')",
+        'Traceback (most recent call last):',
+        '  File "/usr/local/lib/python3.12/dist-packages/vllm/engine/multiprocessing/engine.py", line 137, in start',
+        '    self.run_engine_loop()',
+        'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.27 GiB. GPU 0 has a total capacity of 79.33 GiB of which 109.81 MiB is free.',
+      ]),
+      'logs/vllm.log',
+    );
+    expect(d.class).toBe('cuda.oom');
+    expect(d.secondary).toContain('gateway.5xx');
+    expect(d.hint).toMatch(/500s and the dead engine are its consequence/);
+  });
+
+  it("an exception in the server's own plug-in code killed the engine: user.code_error, not gateway.5xx", () => {
+    const d = classifyText(
+      vllmV0Dead([
+        'Traceback (most recent call last):',
+        '  File "/srv/plugins/allowed_tokens.py", line 21, in __call__',
+        '    return logits[:, self.allowed]',
+        'IndexError: index 151936 is out of bounds for dimension 1 with size 151936',
+      ]),
+      'logs/vllm.log',
+    );
+    expect(d.class).toBe('user.code_error');
+    expect(d.evidence[0]!.text).toMatch(/IndexError: index 151936/);
+    expect(d.hint).toMatch(/500s and the dead engine are its consequence/);
+  });
+
+  it('an engine that died with no cause in the bundle stays the 5xx, with a hint that says where to look', () => {
+    const d = classifyText(vllmV0Dead([]), 'logs/vllm.log');
+    expect(d.class).toBe('gateway.5xx');
+  });
+
+  it("a client's own traceback elsewhere does not explain the server's dead engine (the engine's cause must be in its log)", () => {
+    const d = classifyFiles({
+      'logs/vllm.log': vllmV0Dead([]),
+      'logs/client.log': ['Traceback (most recent call last):', '  File "/work/eval.py", line 40, in <module>', '    text = out["choices"][0]["text"]', "KeyError: 'choices'", ''].join('\n'),
+    });
+    expect(d.class).toBe('gateway.5xx');
+  });
+
+  // vLLM V1 (engine/core_client.py): the API server notices that the EngineCore process vanished.
+  const v1Died = [
+    '(APIServer pid=1) ERROR 12-02 10:00:06 [core_client.py:564] Engine core proc EngineCore_DP0 died unexpectedly, shutting down client.',
+    '(APIServer pid=1) INFO:     10.0.0.3:46644 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error',
+    '',
+  ].join('\n');
+  const oomKill = (t: string) => `[Wed Dec  2 ${t} 2026] Out of memory: Killed process 87 (VLLM::EngineCor) total-vm:98765432kB, anon-rss:65432100kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:130000kB oom_score_adj:0\n`;
+
+  it('the kernel OOM-killing the engine process before the server noticed is the root cause (host.oom)', () => {
+    const d = classifyFiles({ 'logs/vllm.log': v1Died, 'kernel/dmesg.txt': oomKill('10:00:05') });
+    expect(d.class).toBe('host.oom');
+    expect(d.hint).toMatch(/dead engine are its consequence/);
+  });
+
+  it('an OOM kill stamped after the engine had already died does not explain it', () => {
+    const d = classifyFiles({ 'logs/vllm.log': v1Died, 'kernel/dmesg.txt': oomKill('10:20:05') });
+    expect(d.class).toBe('gateway.5xx');
+  });
+});
+
+// torchelastic's report (torch/distributed/elastic/multiprocessing/errors/__init__.py, api.py).
+const agent = (rootRank: number, rootExit: number, rootMsg: string, extra: string[] = []): string =>
+  [
+    ...extra,
+    'W1202 10:00:05.500000 140 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 201 closing signal SIGTERM',
+    'W1202 10:00:05.501000 140 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 203 closing signal SIGTERM',
+    `E1202 10:00:06.001000 140 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: ${rootExit}) local_rank: ${rootRank} (pid: 202) of binary: /usr/bin/python3`,
+    'Traceback (most recent call last):',
+    '  File "/usr/local/bin/torchrun", line 8, in <module>',
+    '    sys.exit(main())',
+    '  File "/usr/local/lib/python3.10/dist-packages/torch/distributed/launcher/api.py", line 263, in launch_agent',
+    '    raise ChildFailedError(',
+    'torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ',
+    '============================================================',
+    'train.py FAILED',
+    '------------------------------------------------------------',
+    'Failures:',
+    '[1]:',
+    '  time      : 2026-12-02_10:00:06',
+    '  host      : node0',
+    '  rank      : 0 (local_rank: 0)',
+    '  exitcode  : -15 (pid: 201)',
+    '  error_file: <N/A>',
+    '  traceback : Signal 15 (SIGTERM) received by PID 201',
+    '[2]:',
+    '  time      : 2026-12-02_10:00:06',
+    '  host      : node0',
+    '  rank      : 2 (local_rank: 2)',
+    '  exitcode  : -15 (pid: 203)',
+    '  error_file: <N/A>',
+    '  traceback : Signal 15 (SIGTERM) received by PID 203',
+    '------------------------------------------------------------',
+    'Root Cause (first observed failure):',
+    '[0]:',
+    '  time      : 2026-12-02_10:00:05',
+    '  host      : node0',
+    `  rank      : ${rootRank} (local_rank: ${rootRank})`,
+    `  exitcode  : ${rootExit} (pid: 202)`,
+    '  error_file: <N/A>',
+    `  traceback : ${rootMsg}`,
+    '============================================================',
+    '',
+  ].join('\n');
+
+describe("torchelastic's SIGTERMs to the surviving ranks", () => {
+  it("are not the root cause when only the launcher's report is captured: the first failed rank's own exit is", () => {
+    const d = classifyText(agent(1, 1, 'To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html'));
+    expect(d.class).toBe('user.code_error');
+    expect(d.hint).toMatch(/Rank 1 was the first worker to fail/);
+    expect(d.hint).toMatch(/SIGTERMs are its consequence/);
+    expect(d.secondary).toContain('host.killed');
+  });
+
+  it("give way to the root rank's own traceback when it is captured", () => {
+    const rank1 = ['[rank1]: Traceback (most recent call last):', '[rank1]:   File "/work/train.py", line 33, in main', '[rank1]:     raise ValueError(f"bad shard index {i}")', '[rank1]: ValueError: bad shard index 7'];
+    const d = classifyText(agent(1, 1, 'To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html', rank1));
+    expect(d.class).toBe('user.code_error');
+    expect(d.evidence[0]!.text).toMatch(/ValueError: bad shard index 7/);
+  });
+
+  it('a root rank killed by SIGKILL is the kill, not a consequence', () => {
+    const d = classifyText(agent(1, -9, 'Signal 9 (SIGKILL) received by PID 202'));
+    expect(d.class).toBe('host.killed');
+    expect(d.evidence[0]!.rule).toBe('host.sigkill_worker');
+  });
+
+  it('when the agent itself received SIGTERM, the SIGTERMs came from outside: host.killed', () => {
+    const d = classifyText(agent(0, -15, 'Signal 15 (SIGTERM) received by PID 202', ['W1202 10:00:05.400000 140 torch/distributed/elastic/agent/server/api.py:704] Received 15 death signal, shutting down workers']));
+    expect(d.class).toBe('host.killed');
+  });
+});
+
+// ProcessGroupNCCL on a surviving rank, after the peer's process went away.
+const peerError = (t: string) =>
+  [
+    `[rank1]:[E1202 ${t}.000000000 ProcessGroupNCCL.cpp:1784] [PG ID 0 PG GUID 0(default_pg) Rank 1] Process group watchdog thread terminated with exception: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5`,
+    '[rank1]: ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.',
+  ].join('\n');
+const killedRank0 = (t: string) => `E1202 ${t}.001000 140 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -9) local_rank: 0 (pid: 202) of binary: /usr/bin/python3`;
+
+describe('NCCL errors about a peer that exited', () => {
+  it('a rank SIGKILLed before the peers reported it is the root cause', () => {
+    const d = classifyText(`${peerError('10:00:09')}\n${killedRank0('10:00:05')}\n`);
+    expect(d.class).toBe('host.killed');
+    expect(d.hint).toMatch(/remote peer that exited are its consequence/);
+  });
+
+  it('a kill stamped after the peer errors is the launcher cleaning up: the NCCL error stands', () => {
+    const d = classifyText(`${peerError('10:00:09')}\n${killedRank0('10:00:15')}\n`);
+    expect(d.class).toBe('nccl.error');
+  });
+});
+
+describe('connections that drop because the other side died', () => {
+  // c10d's TCPStore lives in rank 0: when rank 0 dies, every other rank's store call fails.
+  const rank0 = ['[rank0]: Traceback (most recent call last):', '[rank0]:   File "/work/config.py", line 9, in build', '[rank0]:     return Cfg(**raw)', "[rank0]: TypeError: Cfg.__init__() got an unexpected keyword argument 'lr_sched'"];
+  const rank1 = [
+    '[rank1]: Traceback (most recent call last):',
+    '[rank1]:   File "/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py", line 4166, in barrier',
+    '[rank1]:     work = group.barrier(opts=opts)',
+    '[rank1]: torch.distributed.DistNetworkError: Failed to recv, got 0 bytes. Connection was likely closed. Did the remote server shutdown or crash?',
+  ];
+
+  it("the store host's own exception, earlier in the log, is the cause of the peers' dropped store connections", () => {
+    const d = classifyText([...rank0, ...rank1, ''].join('\n'));
+    expect(d.class).toBe('user.code_error');
+    expect(d.hint).toMatch(/connection errors .* are its consequence/);
+  });
+
+  it('an exception printed after the connection dropped is not its cause', () => {
+    const d = classifyText([...rank1, ...rank0, ''].join('\n'));
+    expect(d.class).toBe('network.error');
+  });
+
+  it("a client's dropped connection gives way to the server process being killed", () => {
+    const d = classifyFiles({
+      'logs/client.log': '2026-12-02 10:00:09,000 ERROR httpx.RemoteProtocolError: Server disconnected without sending a response.\n',
+      'logs/server.log': '2026-12-02 10:00:00,000 INFO serving\n/entrypoint.sh: line 5:    87 Killed                  python -m vllm.entrypoints.openai.api_server --model m\n',
+    });
+    expect(d.class).toBe('host.killed');
+  });
+
+  it('a broken pipe with no failure behind it stays a network error', () => {
+    const d = classifyText('2026-12-02 10:00:09,000 ERROR send failed\nBrokenPipeError: [Errno 32] Broken pipe\n');
+    expect(d.class).toBe('network.error');
+  });
+});
+
+describe("a server's 500 answers", () => {
+  // uvicorn logs the access line of the 500 that Starlette sent, then the exception and its traceback.
+  const server = [
+    'INFO:     127.0.0.1:51234 - "POST /v1/score HTTP/1.1" 500 Internal Server Error',
+    'ERROR:    Exception in ASGI application',
+    'Traceback (most recent call last):',
+    '  File "/usr/local/lib/python3.11/site-packages/uvicorn/protocols/http/httptools_impl.py", line 409, in run_asgi',
+    '    result = await app(  # type: ignore[func-returns-value]',
+    '  File "/app/server.py", line 30, in score',
+    '    return {"score": item["value"] * 2}',
+    "KeyError: 'value'",
+    '',
+  ].join('\n');
+
+  it("give way to the server's own exception logged after them", () => {
+    const d = classifyText(server, 'logs/server.log');
+    expect(d.class).toBe('user.code_error');
+    expect(d.hint).toMatch(/500 answers are its consequence/);
+  });
+
+  it('stay gateway.5xx when the exception is only in another process (the client) log', () => {
+    const d = classifyFiles({
+      'logs/server.log': 'INFO:     127.0.0.1:51234 - "POST /v1/score HTTP/1.1" 500 Internal Server Error\n',
+      'logs/client.log': server.split('\n').slice(2).join('\n'),
+    });
+    expect(d.class).toBe('gateway.5xx');
+  });
+});
+
+describe("NCCL watchdog timeouts after one rank's failure", () => {
+  const watchdog = (r: number, t: string) =>
+    `[rank${r}]:[E1202 ${t}.123456789 ProcessGroupNCCL.cpp:616] [Rank ${r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) ran for 600032 milliseconds before timing out.`;
+  // A library's own exception class (user.traceback_other: no builtin name), stamped by the run's logger.
+  const rank2 = (t: string) => [
+    `[rank2]:[2026-12-02 ${t},000][train][ERROR] - step 4120 failed`,
+    '[rank2]: Traceback (most recent call last):',
+    '[rank2]:   File "/usr/local/lib/python3.10/dist-packages/webdataset/handlers.py", line 24, in reraise_exception',
+    '[rank2]:     raise exn',
+    '[rank2]: webdataset.gopen.GOpenError: shard-00412.tar: pipe exited with status 2',
+  ];
+
+  it('an exception stamped before the timeouts is the rank that the others waited for', () => {
+    const d = classifyText([...rank2('10:00:01'), watchdog(0, '10:10:05'), watchdog(1, '10:10:05'), ''].join('\n'));
+    expect(d.class).toBe('user.code_error');
+    expect(d.hint).toMatch(/watchdog timeouts on the other ranks are its consequence/);
+  });
+
+  it('an exception stamped after the timeouts (the abort they caused) is not the cause', () => {
+    const d = classifyText([watchdog(0, '10:10:05'), watchdog(1, '10:10:05'), ...rank2('10:10:07'), ''].join('\n'));
+    expect(d.class).toBe('nccl.timeout');
+  });
+});
