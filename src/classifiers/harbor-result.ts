@@ -157,7 +157,13 @@ export function meanStepRewards(steps: { verifier_result?: { rewards?: unknown }
   if (valid.length === 0) return null;
   const keys = [...new Set(valid.flatMap((r) => Object.keys(r)))];
   if (keys.length === 0) return null;
-  return Object.fromEntries(keys.map((k) => [k, valid.reduce((a, r) => a + (r[k] ?? 0), 0) / valid.length]));
+  // Harbor's sum / count; when the sum of finite rewards overflows (a hostile 1e308 per step), the
+  // mean is still finite, summed as parts.
+  const mean = (k: string) => {
+    const sum = valid.reduce((a, r) => a + (r[k] ?? 0), 0);
+    return Number.isFinite(sum) ? sum / valid.length : valid.reduce((a, r) => a + (r[k] ?? 0) / valid.length, 0);
+  };
+  return Object.fromEntries(keys.map((k) => [k, mean(k)]));
 }
 
 function secs(t: { started_at?: unknown; finished_at?: unknown } | null | undefined): number | null {

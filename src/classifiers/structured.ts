@@ -45,7 +45,9 @@ function parse(text: string | undefined): Json {
 
 const isObj = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: Json): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
-const num = (v: Json): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined);
+// A string of digits too long for a double is Infinity once converted: no number.
+const finite = (n: number): number | undefined => (Number.isFinite(n) ? n : undefined);
+const num = (v: Json): number | undefined => (typeof v === 'number' ? finite(v) : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? finite(Number(v)) : undefined);
 
 /** 1-based line of the first occurrence of `needle` in `text`, or 1. */
 function lineOf(text: string | undefined, needle: string | undefined): number {
