@@ -219,6 +219,16 @@ export const SYMPTOMS: SymptomMechanism[] = [
     consequence: "The NCCL watchdog timeouts on the other ranks are its consequence: they waited in a collective for the rank that failed.",
   },
   {
+    // The kubelet restarts a container that exits with backoff; the Job controller gives up after its
+    // retries. Either is the container's own failure repeated: its log (--previous) says which.
+    id: 'restart-backoff',
+    source: 'Kubernetes kubelet pkg/kubelet/kuberuntime (waiting reason CrashLoopBackOff, event BackOff "Back-off restarting failed container"), Job controller pkg/controller/job (BackoffLimitExceeded, "Job has reached the specified backoff limit")',
+    symptomRules: ['k8s.crashloop'],
+    wording: [/\bCrashLoopBackOff\b|Back-off restarting failed container/, /\bBackoffLimitExceeded\b|Job has reached the specified backoff limit/],
+    causes: [{ classes: ANY_FAILURE.filter((c) => c !== 'sandbox.failure'), order: 'any', minStrength: 7 }],
+    consequence: "The container's restarts with back-off (CrashLoopBackOff) are its consequence: the kubelet restarts a container that keeps failing this way.",
+  },
+  {
     id: 'closing-signal',
     source: 'PyTorch torchelastic multiprocessing/api.py ("Sending process N closing signal SIGTERM" to the surviving workers once one fails; errors/__init__.py reports them as "exitcode : -15", "Signal 15 (SIGTERM) received by PID N")',
     symptomRules: ['host.sigterm'],

@@ -263,3 +263,36 @@ describe("NCCL watchdog timeouts after one rank's failure", () => {
     expect(d.class).toBe('nccl.timeout');
   });
 });
+
+describe("Kubernetes' restarts of a container that keeps failing", () => {
+  // `kubectl describe pod` as kubectl prints it (State/Last State, the kubelet's BackOff event), and the
+  // container's previous log (`kubectl logs --previous`).
+  const describePod = [
+    'Name:         trainer-0',
+    'Namespace:    ml',
+    'Containers:',
+    '  trainer:',
+    '    State:          Waiting',
+    '      Reason:       CrashLoopBackOff',
+    '    Last State:     Terminated',
+    '      Reason:       Error',
+    '      Exit Code:    1',
+    '    Restart Count:  5',
+    'Events:',
+    '  Type     Reason   Age                From     Message',
+    '  ----     ------   ----               ----     -------',
+    '  Warning  BackOff  2m (x25 over 7m)   kubelet  Back-off restarting failed container trainer in pod trainer-0_ml(1b2c3d4e-0000-4000-8000-123456789abc)',
+    '',
+  ].join('\n');
+  const previous = ['Traceback (most recent call last):', '  File "/app/train.py", line 12, in <module>', '    batch = collate(items)', '  File "/app/data.py", line 40, in collate', '    return [x["labels"] for x in items]', "KeyError: 'labels'", ''].join('\n');
+
+  it("give way to the container's own failure in its previous log", () => {
+    const d = classifyFiles({ 'k8s/describe.txt': describePod, 'k8s/previous.log': previous });
+    expect(d.class).toBe('user.code_error');
+    expect(d.hint).toMatch(/CrashLoopBackOff\) are its consequence/);
+  });
+
+  it('stay sandbox.failure when the container log is not in the bundle', () => {
+    expect(classifyFiles({ 'k8s/describe.txt': describePod }).class).toBe('sandbox.failure');
+  });
+});
