@@ -40,7 +40,7 @@ const KV_WORD_LENGTHS = [3, 4, 5, 6, 8, 10, 11];
 
 const STATIC_ANCHORS: AnchorSpec[] = [
   ...['PRIVATE KEY', 'client-key-data', 'token-data', 'mysql', 'password', 'login'].map((t) => ({ name: t, text: t, ci: false })),
-  ...['authorization', 'bearer', 'hooks.slack.com', 'discord', 'accountkey', 'sharedaccess'].map((t) => ({ name: t, text: t, ci: true })),
+  ...['authorization', 'bearer', 'hooks.slack.com', 'discord', 'accountkey', 'sharedaccess', 'cookie'].map((t) => ({ name: t, text: t, ci: true })),
   ...['@', '?', '&'].map((t) => ({ name: t, text: t, ci: false })),
   ...['sk-', 'sk_', 'rk_', 'npm_', 'hf_', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'glpat-', 'AKIA', 'ASIA', 'xox', 'AIza', 'eyJ'].map((t) => ({ name: t, text: t, ci: false })),
   ...SECRET_WORDS.map((a) => ({ ...a, name: `secret word ${a.text}` })),

@@ -108,6 +108,8 @@ export type Rule =
   | { name: string; apply: (s: string, edits?: Edit[]) => { text: string; count: number }; gate: RuleGate };
 
 const SECRET_KEY = ['secret-key'];
+// Set-Cookie's attributes (RFC 6265 §4.1.1, and SameSite, Priority, Partitioned): not values.
+const COOKIE_ATTRIBUTES = new Set(['path', 'domain', 'expires', 'max-age', 'samesite', 'secure', 'httponly', 'priority', 'partitioned']);
 const line = (...anchors: string[]): RuleGate => ({ anchors, scope: 'line' });
 const text = (...anchors: string[]): RuleGate => ({ anchors, scope: 'text' });
 
@@ -127,9 +129,10 @@ export const RULES: Rule[] = [
     replace: () => '[REDACTED PRIVATE KEY]',
   },
   {
+    // also right after http.client's escaped line break (`send: b'...\r\nAuthorization: Basic …'`)
     name: 'authorization-header',
     gate: text('authorization'),
-    re: /(\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?)((?:bearer|basic|token|bot|digest)\s+)?([^\s"',;]+)/gi,
+    re: /((?:\b|(?<=\\n))(?:proxy-)?authorization["']?\s*[:=]\s*["']?)((?:bearer|basic|token|bot|digest)\s+)?([^\s"',;]+)/gi,
     replace: (_m, pre, scheme, val) => (isPlaceholder(val) ? null : `${pre}${scheme ?? ''}${REDACTED}`),
   },
   {
@@ -144,6 +147,30 @@ export const RULES: Rule[] = [
     gate: line('@'),
     re: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@"']*:)([^\s/@"']+)(@)/gi,
     replace: (_m, pre, val, at) => (isPlaceholder(val) ? null : `${pre}${REDACTED}${at}`),
+  },
+  {
+    // A token as the URL's user name, no password: https://<token>@github.com/org/repo.git (git
+    // remotes, pip's git+https). Long and holding a digit: `git@`, `jane.doe@`, `builder-bot@` stay.
+    name: 'url-token-user',
+    gate: line('@'),
+    re: /(\b[a-z][a-z0-9+.-]*:\/\/)([A-Za-z0-9_-]{20,})(@)/gi,
+    replace: (_m, pre, val, at) => (/[0-9]/.test(val) ? `${pre}${REDACTED}${at}` : null),
+  },
+  {
+    // Cookie / Set-Cookie header values (curl -v's `> Cookie:`, http.client's `send: b'...'` with
+    // its escaped \r\n): a session cookie is a credential. The names and Set-Cookie's attributes stay.
+    name: 'cookie-header',
+    gate: line('cookie'),
+    re: /((?:\b|(?<=\\n))(?:set-)?cookie["']?[ \t]*:[ \t]*["']?)((?:(?!\\r\\n)[^\r\n"'])+)/gi,
+    replace: (_m, pre, val) => {
+      let n = 0;
+      const out = val.replace(/(^|;[ \t]*)([^=;\s]+)=([^;]*)/g, (all, sep, name, v) => {
+        if (COOKIE_ATTRIBUTES.has(name.toLowerCase()) || isPlaceholder(v) || v.startsWith('[REDACTED')) return all;
+        n++;
+        return `${sep}${name}=${REDACTED}`;
+      });
+      return n ? `${pre}${out}` : null;
+    },
   },
   {
     // Slack/Discord incoming webhooks: the URL path is the credential.
