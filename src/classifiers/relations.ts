@@ -109,6 +109,8 @@ export interface CauseGroup {
   order: CauseOrder;
   /** Only a cause in the symptom's own file (the server's traceback beside its 500s, not a client's). */
   sameFile?: boolean;
+  /** Only a cause on the symptom's own line (a status that quotes the error behind it); other groups never take one there. */
+  sameLine?: boolean;
   minStrength?: number;
   notFromRules?: readonly SignalRuleId[];
 }
@@ -165,6 +167,17 @@ export const SYMPTOMS: SymptomMechanism[] = [
     consequence: "The server's 500 answers are its consequence: the server failed on the request and answered 500.",
   },
   {
+    // A daemon or proxy that answers 5xx with the error it hit itself quoted in the body: dockerd's
+    // `500 Server Error … ("Get "https://registry-1.docker.io/v2/": net/http: request canceled …")`,
+    // LiteLLM's `Error code: 500 - {… 'litellm.Timeout: …'}`. The quoted error is the failure.
+    id: 'relayed-status',
+    source: 'dockerd API errors as docker-py raises them (requests HTTPError "500 Server Error for http+docker://…: Internal Server Error (\"<daemon error>\")"), LiteLLM proxy error bodies, Go services quoting net/http errors',
+    symptomClasses: ['gateway.5xx'],
+    wording: [/\b5\d\d\b|Internal Server Error|Server Error|Bad Gateway|Service Unavailable/],
+    causes: [{ classes: ['network.error', 'api.timeout', 'disk.full', 'cuda.oom', 'cuda.error', 'host.oom', 'sandbox.failure', 'image.build_failure'], order: 'any', sameLine: true }],
+    consequence: 'The 5xx status that carries it is only the server relaying that error.',
+  },
+  {
     // A proxy in front of a server that died answers its client 502/503 ("no healthy upstream").
     id: 'upstream-died',
     source: 'nginx ("502 Bad Gateway"), Envoy/Istio ("upstream connect error or disconnect/reset before headers", "no healthy upstream"), LiteLLM/OpenAI SDK reporting them (BadGatewayError, ServiceUnavailableError)',
@@ -172,7 +185,7 @@ export const SYMPTOMS: SymptomMechanism[] = [
     wording: [/Bad Gateway|\bBadGatewayError\b|\b502\b/, /upstream connect error or disconnect\/reset before headers|no healthy upstream/],
     causes: [
       { classes: PROCESS_ENDERS, order: 'not-after' },
-      { classes: ['host.killed', 'user.code_error', 'config.error'], order: 'before', minStrength: 15 },
+      { classes: ['host.killed', 'user.code_error', 'config.error', 'sandbox.failure'], order: 'before', minStrength: 15 },
     ],
     consequence: "The proxy's 502/503 answers are its consequence: the server behind it had died.",
   },
@@ -313,12 +326,19 @@ export function explainSymptoms(signals: readonly Signal[], mechanisms: readonly
   if (mechsOf.size === 0) return [];
   const symptomLines = new Set([...mechsOf.keys()].map((s) => `${s.file}:${s.line}`));
   const causesOf = (s: Signal, m: SymptomMechanism, candidates: readonly Signal[]): Signal[] =>
-    candidates.filter(
-      (c) =>
-        c !== s &&
-        !(c.file === s.file && c.line === s.line) &&
-        m.causes.some((g) => g.classes.includes(c.class) && c.strength >= (g.minStrength ?? 0) && !g.notFromRules?.includes(c.rule.id) && (!g.sameFile || c.file === s.file) && inOrder(g.order, c, s, signals)),
-    );
+    candidates.filter((c) => {
+      if (c === s) return false;
+      const onLine = c.file === s.file && c.line === s.line;
+      return m.causes.some(
+        (g) =>
+          (g.sameLine ? onLine : !onLine && !symptomLines.has(`${c.file}:${c.line}`)) &&
+          g.classes.includes(c.class) &&
+          c.strength >= (g.minStrength ?? 0) &&
+          !g.notFromRules?.includes(c.rule.id) &&
+          (!g.sameFile || c.file === s.file) &&
+          inOrder(g.order, c, s, signals),
+      );
+    });
   const out: ExplainedSymptom[] = [];
   const explainWith = (candidates: readonly Signal[]): void => {
     for (const [s, ms] of mechsOf) {
@@ -334,7 +354,7 @@ export function explainSymptoms(signals: readonly Signal[], mechanisms: readonly
   };
   // First the plain failures; then a symptom that nothing explained stands as a failure of its own and may
   // explain another (a watchdog timeout that no crash explains is the cause of torchelastic's SIGTERMs).
-  const plain = signals.filter((s) => !mechsOf.has(s) && !symptomLines.has(`${s.file}:${s.line}`));
+  const plain = signals.filter((s) => !mechsOf.has(s));
   explainWith(plain);
   const explained = new Set(out.map((e) => e.symptom));
   explainWith([...plain, ...[...mechsOf.keys()].filter((s) => !explained.has(s))]);

@@ -296,3 +296,37 @@ describe("Kubernetes' restarts of a container that keeps failing", () => {
     expect(classifyFiles({ 'k8s/describe.txt': describePod }).class).toBe('sandbox.failure');
   });
 });
+
+describe('a 5xx status that quotes the error behind it', () => {
+  // docker-py's APIError: "<status> Server Error for <url>: <reason> ("<the daemon's own error>")".
+  const dockerd = (explanation: string) =>
+    `docker.errors.APIError: 500 Server Error for http+docker://localhost/v1.43/images/create?tag=latest&fromImage=swebench%2Fsweb.eval.x86_64.astropy: Internal Server Error ("${explanation}")\n`;
+
+  it("is the quoted failure: dockerd could not reach the registry, so it is network.error", () => {
+    const d = classifyText(dockerd('Get "https://registry-1.docker.io/v2/": net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers)'));
+    expect(d.class).toBe('network.error');
+    expect(d.secondary).toContain('gateway.5xx');
+    expect(d.hint).toMatch(/only the server relaying that error/);
+  });
+
+  it('stays gateway.5xx when the quoted text names no failure of its own', () => {
+    expect(classifyText(dockerd('something went wrong')).class).toBe('gateway.5xx');
+  });
+
+  it("a proxy's 502 page for a sandbox that is not running is the sandbox (E2B's SDK wording)", () => {
+    const d = classifyText(
+      [
+        'TimeoutError: <html>',
+        '<head><title>502 Bad Gateway</title></head>',
+        '<body>',
+        '<center><h1>502 Bad Gateway</h1></center>',
+        '</body>',
+        '</html>',
+        ": This error is likely due to sandbox timeout. You can modify the sandbox timeout by passing 'timeoutMs' when starting the sandbox or calling '.setTimeout' on the sandbox with the desired timeout.",
+        '',
+      ].join('\n'),
+    );
+    expect(d.class).toBe('sandbox.failure');
+    expect(d.secondary).toContain('gateway.5xx');
+  });
+});

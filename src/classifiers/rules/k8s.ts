@@ -71,6 +71,9 @@ export const k8sRules = defineRules([
       // A container that started but never answered: "container started but not ready for exec",
       // agent-server sandboxes "entered error state" / "Sandbox server not running".
       /not ready for exec|Sandbox entered error state|Sandbox server not running/,
+      // E2B's SDKs turn the 502 of a sandbox that is not running into TimeoutError (formatSandboxTimeoutError),
+      // and a sandbox that is gone into SandboxNotFoundError / a stream reset.
+      /This error is likely due to sandbox timeout|Sandbox is probably not running anymore|The sandbox was killed or reached its end of life/,
       // Singularity/Apptainer failing to set up the container (not the image build).
       /FATAL:\s+container creation failed: /,
     ],

@@ -60,6 +60,9 @@ export const networkRules = defineRules([
       // (InternalServerError, APIError, ServiceUnavailableError): "<Provider>Exception - Connection error.".
       /\w+Exception - Connection error\./,
       /Failed to connect to \S{1,200} port \d+/,
+      // Go's net/http (transport.go errRequestCanceledConn): no connection to the server before the
+      // client's timeout, as dockerd, kubelet and Go CLIs quote it ("… (Client.Timeout exceeded while awaiting headers)").
+      /net\/http: request canceled while waiting for connection/,
       /\b(?:RemoteProtocolError|ServerDisconnectedError|ClientConnectorError)\b|Cannot connect to host \S/,
       /\bDistNetworkError\b|\bRendezvousConnectionError\b|socket has timed out after \d+m?s while trying to connect to/,
       /The client socket has failed to connect to any network address of \(/,
