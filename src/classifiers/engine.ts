@@ -6,6 +6,7 @@
 import { parseFrame, parseLogTime, parseRank, splitPrefix, visibleText, type LogTime } from '../logline.js';
 import { FLAG_NEWLINE, keysIn } from './ac.js';
 import { FailureLines, SEVERITY_KEYS, type FailureLine } from './failure-lines.js';
+import { WASM_BLOCK, WasmScanner } from './wasm-scan.js';
 import { buildPrefilter, CandidateScratch } from './prefilter.js';
 import { PROGRESS_KEYS, ProgressTracker } from './progress.js';
 import { resolveDiagnosis, type EngineContext } from './resolve.js';
@@ -43,8 +44,6 @@ const MAX_WINDOWS_PER_LINE = 16;
 const MAX_CARRY = 1 << 20;
 const CARRY_OVERLAP = 4096;
 const MAX_MATCHES_PER_LINE = 256;
-/** Below this a range of lines is scanned as one stream (splitting costs a search for a newline). */
-const PAIR_MIN_BYTES = 4096;
 const MAX_SIGNALS_PER_RULE = 4;
 const MAX_RANKS_TRACKED = 4096;
 /** A log that ends within this many lines of its last NCCL INFO line stopped during NCCL set-up. */
@@ -114,6 +113,12 @@ const NCCL_HOST_RE = /^\s*(?:\([^)]{0,80}\)\s*)?([\w.-]{1,80}):\d+:\d+ \[\d+\] N
 /** The one prefilter: every rule pattern's derived keys and the context keys. */
 const PREFILTER = buildPrefilter(RULES, CONTEXT_KEYS);
 const DFA = PREFILTER.dfa;
+/** The WebAssembly scan over DFA, made on first use (one per thread). */
+let SCANNER: WasmScanner | undefined;
+/** Texts fed as strings are encoded through this buffer (one per thread), a piece at a time. */
+const ENCODE_PIECE = 1 << 20;
+let ENCODED: Buffer | undefined;
+const ENCODER = new TextEncoder();
 const STATE_SHIFT = Math.log2(DFA.width);
 if (DFA.width < 4) throw new Error('the scan keeps two flags below the state');
 
@@ -198,8 +203,8 @@ for (const f of FACT_RULES) if (!RULE_BY_ID.has(f.rule)) throw new Error(`fact r
 
 export interface EngineOptions {
   /**
-   * One automaton stream over the whole chunk instead of two in step (pairedLines): the reference the
-   * paired scan is tested against (same hits, same verdicts).
+   * The JS automaton, one stream, over the whole chunk instead of the WebAssembly block scan
+   * (blockLines): the reference the block scan is tested against (same hits, same verdicts).
    */
   fullScan?: boolean;
   /** Tests: called for each line that had prefilter hits, before it is evaluated (DFA key ids in order of first hit, hit ends). */
@@ -209,8 +214,6 @@ export interface EngineOptions {
 export class Engine implements LogClassifier {
   private readonly fullScan: boolean;
   private readonly onHitLine: EngineOptions['onHitLine'];
-  /** pairedLines' notes on the second half: per line with hits (start, end, lines before it, hits from, hits to); per hit (end offset, state). */
-  private readonly second = { lines: [] as number[], hits: [] as number[] };
   constructor(opts: EngineOptions = {}) {
     this.fullScan = opts.fullScan ?? false;
     this.onHitLine = opts.onHitLine;
@@ -245,8 +248,18 @@ export class Engine implements LogClassifier {
   feed(file: string, chunk: string | Buffer): void {
     contained(() => {
       const fs = this.state(file);
-      const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-      if (buf.length) this.scan(file, fs, buf);
+      if (typeof chunk !== 'string') {
+        if (chunk.length) this.scan(file, fs, chunk);
+        return;
+      }
+      // A text is encoded a piece at a time into one reused buffer: a fresh buffer the size of a
+      // log (MiBs) costs more in page faults and collection than the encoding itself.
+      const scratch = (ENCODED ??= Buffer.allocUnsafe(ENCODE_PIECE));
+      for (let rest = chunk; rest.length; ) {
+        const { read, written } = ENCODER.encodeInto(rest, scratch);
+        if (written) this.scan(file, fs, scratch.subarray(0, written));
+        rest = rest.slice(read);
+      }
     });
   }
 
@@ -354,7 +367,7 @@ export class Engine implements LogClassifier {
   /**
    * A chunk: a line continued from the last chunk and the line left open at its end go through
    * `exactRange` (one stream, with the carried bytes); the complete lines between through
-   * `pairedLines`. Keys never span a newline, so each line is scanned from the automaton's root.
+   * `blockLines`. Keys never span a newline, so each line is scanned from the automaton's root.
    */
   private scan(file: string, fs: FileState, buf: Buffer): void {
     const n = buf.length;
@@ -369,7 +382,7 @@ export class Engine implements LogClassifier {
       const whole = last >= from ? last + 1 : from;
       if (whole > from) {
         if (this.fullScan) this.exactRange(file, fs, buf, from, whole);
-        else this.pairedLines(file, fs, buf, from, whole);
+        else this.blockLines(file, fs, buf, from, whole);
       }
       if (whole < n) this.exactRange(file, fs, buf, whole, n);
     }
@@ -379,87 +392,49 @@ export class Engine implements LogClassifier {
   }
 
   /**
-   * Complete lines buf[from, to) through the automaton as two streams in step: the first half's lines
-   * and the second half's (cut at a newline, where the automaton is at its root either way). One step
-   * of the automaton waits on the one before (the next state is a table load away), so a single stream
-   * leaves the core idle most of each step; two independent ones overlap. The first half is handled as
-   * it goes; the second half's lines with hits are noted and handled after it, in order.
+   * Complete lines buf[from, to) through the WebAssembly scan (wasm-scan.ts), a block at a time: four
+   * streams in step give each hit's position, state and line; the lines with hits are handled here,
+   * in order, as `exactRange` would. A line longer than a block goes through `exactRange` itself.
    */
-  private pairedLines(file: string, fs: FileState, buf: Buffer, from: number, to: number): void {
-    const mid = to - from >= PAIR_MIN_BYTES ? buf.indexOf(10, from + ((to - from) >> 1)) + 1 : 0;
-    if (mid <= from || mid >= to) return this.exactRange(file, fs, buf, from, to);
-    const { byteClass, table, outputsAt } = DFA;
-    const rec = this.second;
-    rec.lines.length = 0;
-    rec.hits.length = 0;
-    let sa = 0;
-    let sb = 0;
-    let aStart = from;
-    let bStart = mid;
-    let bLines = 0;
-    let bFirstHit = 0;
-    const len = Math.min(mid - from, to - mid);
-    for (let k = 0; k < len; k++) {
-      const ia = from + k;
-      const ib = mid + k;
-      const ta = table[sa + byteClass[buf[ia]!]!]!;
-      const tb = table[sb + byteClass[buf[ib]!]!]!;
-      sa = ta & ~3;
-      sb = tb & ~3;
-      if (((ta | tb) & 3) === 0) continue;
-      if (ta & 3) {
-        if (ta & FLAG_NEWLINE) {
-          if (fs.hitN) this.endLine(file, fs, buf, aStart, ia);
-          else fs.lineNo += 1;
-          aStart = ia + 1;
-        } else if (fs.hitN < MAX_MATCHES_PER_LINE) {
-          const at = ia + 1 - aStart;
-          fs.hitEnds[fs.hitN++] = at;
-          noteKeys(fs, outputsAt[sa >> STATE_SHIFT]!, at);
+  private blockLines(file: string, fs: FileState, buf: Buffer, from: number, to: number): void {
+    const scanner = (SCANNER ??= new WasmScanner(DFA));
+    const { outputsAt } = DFA;
+    const { rec, streams } = scanner;
+    for (let at = from; at < to; ) {
+      let end = to - at <= WASM_BLOCK ? to : buf.lastIndexOf(10, at + WASM_BLOCK - 1) + 1;
+      if (end <= at) {
+        end = buf.indexOf(10, at + WASM_BLOCK) + 1;
+        this.exactRange(file, fs, buf, at, end);
+        at = end;
+        continue;
+      }
+      scanner.scan(buf, at, end);
+      for (const st of streams) {
+        const base = fs.lineNo;
+        let line = -1;
+        let lineStart = 0;
+        let lineEnd = 0;
+        for (let r = st.from; r < st.to; r += 3) {
+          const pos = rec[r]!;
+          if (rec[r + 2] !== line) {
+            if (line >= 0) this.endLine(file, fs, buf, lineStart, lineEnd);
+            line = rec[r + 2]!;
+            fs.lineNo = base + line;
+            lineStart = buf.lastIndexOf(10, pos) + 1;
+            if (lineStart < st.start) lineStart = st.start;
+            lineEnd = buf.indexOf(10, pos);
+          }
+          if (fs.hitN < MAX_MATCHES_PER_LINE) {
+            const hitEnd = pos + 1 - lineStart;
+            fs.hitEnds[fs.hitN++] = hitEnd;
+            noteKeys(fs, outputsAt[rec[r + 1]!]!, hitEnd);
+          }
         }
+        if (line >= 0) this.endLine(file, fs, buf, lineStart, lineEnd);
+        fs.lineNo = base + st.lines;
       }
-      if (tb & 3) {
-        if (tb & FLAG_NEWLINE) {
-          if (rec.hits.length > bFirstHit) rec.lines.push(bStart, ib, bLines, bFirstHit, rec.hits.length);
-          bLines += 1;
-          bStart = ib + 1;
-          bFirstHit = rec.hits.length;
-        } else if (rec.hits.length - bFirstHit < 2 * MAX_MATCHES_PER_LINE) {
-          rec.hits.push(ib + 1 - bStart, sb >> STATE_SHIFT);
-        }
-      }
+      at = end;
     }
-    // The longer half's rest: the first through exactRange (its open line goes on), the second noted.
-    if (mid - from > len) {
-      fs.state = sa;
-      this.exactRange(file, fs, buf, from + len, mid, aStart);
-    }
-    for (let ib = mid + len; ib < to; ib++) {
-      const tb = table[sb + byteClass[buf[ib]!]!]!;
-      sb = tb & ~3;
-      if ((tb & 3) === 0) continue;
-      if (tb & FLAG_NEWLINE) {
-        if (rec.hits.length > bFirstHit) rec.lines.push(bStart, ib, bLines, bFirstHit, rec.hits.length);
-        bLines += 1;
-        bStart = ib + 1;
-        bFirstHit = rec.hits.length;
-      } else if (rec.hits.length - bFirstHit < 2 * MAX_MATCHES_PER_LINE) {
-        rec.hits.push(ib + 1 - bStart, sb >> STATE_SHIFT);
-      }
-    }
-    fs.state = 0;
-    // The second half, in order: its first line is the one after the first half's last.
-    const base = fs.lineNo;
-    const { lines, hits } = rec;
-    for (let r = 0; r < lines.length; r += 5) {
-      fs.lineNo = base + lines[r + 2]!;
-      for (let h = lines[r + 3]!; h < lines[r + 4]!; h += 2) {
-        fs.hitEnds[fs.hitN++] = hits[h]!;
-        noteKeys(fs, outputsAt[hits[h + 1]!]!, hits[h]!);
-      }
-      this.endLine(file, fs, buf, lines[r]!, lines[r + 1]!);
-    }
-    fs.lineNo = base + bLines;
   }
 
   /**

@@ -1,9 +1,11 @@
-// The engine's byte scan (src/classifiers/engine.ts): complete lines go through the automaton as two
-// streams in step, lines that cross a chunk boundary as one. Whatever the chunking, each line's hits must
-// be exactly the keys the line holds, the same as the single-stream reference finds, and so must the verdict.
+// The engine's byte scan (src/classifiers/engine.ts): complete lines go through the WebAssembly scan
+// (four streams in step, a block at a time), lines that cross a chunk boundary or a block through the JS
+// automaton. Whatever the chunking, each line's hits must be exactly the keys the line holds, the same as
+// the single-stream JS reference finds, and so must the verdict.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { automatonKeys, Engine, prefilterKeys } from '../../src/classifiers/engine.js';
+import { WASM_BLOCK } from '../../src/classifiers/wasm-scan.js';
 import type { Diagnosis } from '../../src/classifiers/types.js';
 import { corpusRows, corpusText } from './helpers.js';
 
@@ -42,8 +44,8 @@ function keysByLine(text: string): Map<number, string[]> {
 const respell = (k: string, flips: number[]): string => [...k].map((c, i) => (flips.includes(i) ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c)).join('');
 
 // Lines of noise with planted keys (as written, or with some letters' case flipped), some long enough to
-// be cut into windows (MAX_LINE), and enough of them (10+ KB between cuts, often) that the paired scan
-// splits the chunk (PAIR_MIN_BYTES).
+// be cut into windows (MAX_LINE), and enough of them (10+ KB between cuts, often) that the block scan
+// cuts the chunk into four streams of several lines.
 const piece = fc.oneof(
   { weight: 4, arbitrary: fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, ' ')) },
   { weight: 3, arbitrary: fc.constantFrom(...WRITTEN) },
@@ -53,19 +55,19 @@ const piece = fc.oneof(
 );
 const logText = fc.tuple(fc.array(piece, { minLength: 300, maxLength: 1500 }), fc.nat({ max: 9000 })).map(([ps, pad]) => ps.join('') + (pad > 8000 ? `${'x'.repeat(pad)} ${WRITTEN[pad % WRITTEN.length]}\n` : ''));
 
-describe('the paired scan', () => {
+describe('the block scan', () => {
   it('notes on each line exactly the keys it holds, and the same hits and verdict as one stream, in any chunking', () => {
     fc.assert(
       fc.property(logText, fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 }), (text, at) => {
         const bytes = Buffer.from(text, 'latin1');
         // Cuts anywhere, and right inside planted keys (a key split across chunks).
         const cuts = at.map((x) => Math.floor(x * bytes.length));
-        const paired = scan(bytes, cuts, false);
+        const blocks = scan(bytes, cuts, false);
         const single = scan(bytes, cuts, true);
-        expect(paired.lines).toEqual(single.lines);
-        expect(paired.diagnosis).toEqual(single.diagnosis);
+        expect(blocks.lines).toEqual(single.lines);
+        expect(blocks.diagnosis).toEqual(single.diagnosis);
         const oracle = keysByLine(text);
-        const noted = new Map(paired.lines.map(([line, keys, ends]) => [line, { keys, ends }]));
+        const noted = new Map(blocks.lines.map(([line, keys, ends]) => [line, { keys, ends }]));
         for (const [line, keys] of oracle) {
           const got = noted.get(line);
           expect(got, `line ${line}`).toBeDefined();
@@ -85,6 +87,18 @@ describe('the paired scan', () => {
     const reference = scan(bytes, [], true);
     expect(reference.lines.some(([, keys]) => keys.includes(key.toLowerCase()))).toBe(true);
     for (let cut = start - 1; cut <= start + key.length + 1; cut++) expect(scan(bytes, [cut, cut + 3000], false)).toEqual(reference);
+  });
+
+  it('chunks of several blocks, and lines longer than a block, get the same hits and verdict as one stream', () => {
+    // Real log lines (a corpus log with a failure), repeated past a few blocks, with one line longer than a block holding keys.
+    const real = corpusText(corpusRows().find((r) => corpusText(r.file).length > 20_000)!.file);
+    const long = `${'x'.repeat(WASM_BLOCK + 5000)} NCCL WARN Cuda failure 'out of memory' ${'y'.repeat(3000)} CUDA out of memory\n`;
+    const text = `${real}\n`.repeat(Math.ceil((2.5 * WASM_BLOCK) / real.length)) + long + `${real}\n`.repeat(3);
+    const bytes = Buffer.from(text, 'utf8');
+    const reference = scan(bytes, [], true);
+    expect(reference.lines.length).toBeGreaterThan(100);
+    expect(scan(bytes, [], false)).toEqual(reference);
+    expect(scan(bytes, [WASM_BLOCK - 7, 2 * WASM_BLOCK + 11, bytes.length - 1000], true)).toEqual(scan(bytes, [WASM_BLOCK - 7, 2 * WASM_BLOCK + 11, bytes.length - 1000], false));
   });
 
   it('keeps nothing of a chunk past feed: one buffer overwritten after each feed gives the same verdict', () => {
