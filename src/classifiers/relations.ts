@@ -225,9 +225,9 @@ export const SYMPTOMS: SymptomMechanism[] = [
     // a weaker exception (a library's own error class) counts too when it came first: stamped earlier, or
     // earlier in the same log (a merged torchrun log is in time order; the watchdog fires minutes later).
     id: 'peer-waited',
-    source: 'PyTorch ProcessGroupNCCL.cpp watchdog ("Watchdog caught collective operation timeout: WorkNCCL(SeqNum=N, OpType=…, Timeout(ms)=…)") on every rank that waited for the one that stopped',
-    symptomRules: ['nccl.watchdog_timeout', 'nccl.watchdog_stuck'],
-    wording: [/Watchdog caught collective operation timeout|Timeout\(ms\)=|Heartbeat monitor timed out|watchdog got stuck/],
+    source: 'PyTorch ProcessGroupNCCL.cpp watchdog ("Watchdog caught collective operation timeout: WorkNCCL(SeqNum=N, OpType=…, Timeout(ms)=…)"), gloo transport/tcp/unbound_buffer.cc ("Timed out waiting Nms for recv operation to complete") on every rank that waited for the one that stopped',
+    symptomRules: ['nccl.watchdog_timeout', 'nccl.watchdog_stuck', 'nccl.gloo_timeout'],
+    wording: [/Watchdog caught collective operation timeout|Timeout\(ms\)=|Heartbeat monitor timed out|watchdog got stuck/, /Timed out waiting \d+ms for (?:recv|send) operation to complete/],
     causes: [{ classes: [...RANK_KILLERS, 'cuda.oom', 'cuda.error', 'disk.full'], order: 'before', minStrength: 7, notFromRules: ['host.sigkill_worker'] }],
     consequence: "The NCCL watchdog timeouts on the other ranks are its consequence: they waited in a collective for the rank that failed.",
   },

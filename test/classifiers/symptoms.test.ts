@@ -330,3 +330,29 @@ describe('a 5xx status that quotes the error behind it', () => {
     expect(d.secondary).toContain('gateway.5xx');
   });
 });
+
+describe('gloo collective timeouts (CPU process groups)', () => {
+  const glooTimeout = (r: number) => [
+    `[rank${r}]: Traceback (most recent call last):`,
+    `[rank${r}]:   File "/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py", line 4556, in barrier`,
+    `[rank${r}]:     work.wait()`,
+    `[rank${r}]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete`,
+  ];
+  const rank1Crash = ['[rank1]: Traceback (most recent call last):', '[rank1]:   File "/work/eval.py", line 77, in evaluate', '[rank1]:     score = metrics[name]', "[rank1]: KeyError: 'bleu'"];
+
+  it('a barrier that timed out with no failure behind it is a collective timeout, not the generic RuntimeError', () => {
+    const d = classifyText([...glooTimeout(2), ...glooTimeout(3), ''].join('\n'));
+    expect(d.class).toBe('nccl.timeout');
+    expect(d.evidence[0]!.rule).toBe('nccl.gloo_timeout');
+  });
+
+  it("gives way to the rank that failed before it (earlier in the merged log)", () => {
+    const d = classifyText([...rank1Crash, ...glooTimeout(2), ''].join('\n'));
+    expect(d.class).toBe('user.code_error');
+    expect(d.hint).toMatch(/watchdog timeouts on the other ranks are its consequence|waited on the rank that failed/);
+  });
+
+  it('a gloo timeout of a few seconds is the timeout setting', () => {
+    expect(classifyText('RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 2000ms for recv operation to complete\n').class).toBe('config.error');
+  });
+});

@@ -30,6 +30,23 @@ export const ncclRules = defineRules([
     hint: 'A collective timed out. Check whether every rank reached the same collective (flight recorder: TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1), for a straggler rank, and for network or GPU faults on the slow rank.',
   },
   {
+    // gloo's own collective timeout (transport/tcp|uv/unbound_buffer.cc waitRecv/waitSend: "Timed out
+    // waiting <N>ms for recv operation to complete"), raised on a rank whose peer never joined a CPU
+    // (gloo) collective such as a barrier or an object collective.
+    id: 'nccl.gloo_timeout',
+    class: 'nccl.timeout',
+    patterns: [/Timed out waiting (\d+)ms for (?:recv|send) operation to complete/],
+    strength: 40,
+    extract: (_l, m) => {
+      const timeoutMs = Number(m[1]);
+      return timeoutMs < MIN_REAL_TIMEOUT_MS
+        ? { timeoutMs, classOverride: 'config.error', strength: 82, hint: `The gloo process-group timeout is set to ${timeoutMs} ms, so collectives "time out" as soon as they take longer than that: set timeout= in init_process_group / new_group to minutes, not milliseconds.` }
+        : { timeoutMs };
+    },
+    why: 'a gloo (CPU) collective timed out waiting for a peer',
+    hint: "A gloo collective (a barrier, broadcast_object_list, a CPU process group) timed out: one rank did not reach it within the group's timeout. Usually that rank was busy with long work the others wait for (rank 0 saving a checkpoint or evaluating) or it failed: look at that rank's log; raise timeout= in init_process_group / new_group for long single-rank work.",
+  },
+  {
     id: 'nccl.watchdog_stuck',
     class: 'nccl.timeout',
     patterns: [/ProcessGroupNCCL's watchdog got stuck/, /Heartbeat monitor timed out/i],
