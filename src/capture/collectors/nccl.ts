@@ -3,12 +3,13 @@
 // (torchfrtrace reads them), and per rank and process group the last enqueued/started/completed
 // collective sequence numbers are extracted into nccl/flight-recorder.json: a rank whose numbers lag
 // the others never joined (deadlock); ranks whose last entries name different ops are desynced.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { Collector, CaptureContext } from '../collector.js';
 import type { BundleFileInput } from '../../bundle/writer.js';
 import { execBounded, findExecutable } from '../gpu/exec.js';
-import { readSmall } from '../bounded.js';
 import { unpickle } from '../gpu/pickle.js';
 
 export const DEFAULT_FR_PREFIX = '/tmp/nccl_trace_rank_';
@@ -90,7 +91,8 @@ export function summarizeAcrossRanks(ranks: FlightRecorderRank[]): FlightRecorde
   });
 }
 
-// Reads each pickle with the standard library only; torch's typed-list helpers are read as the
+// Reads each pickle with the standard library only (globals refused, values bounded by the bytes:
+// the same budget as src/capture/gpu/pickle.ts); torch's typed-list helpers are read as the
 // identity of their argument so that torch need not be importable (or slow to import) here.
 const PY_DECODE = String.raw`
 import sys, json, pickle, base64
@@ -101,9 +103,11 @@ class U(pickle.Unpickler):
         raise pickle.UnpicklingError('global %s.%s not allowed' % (mod, name))
     def persistent_load(self, pid):
         return None
-def plain(v):
-    if isinstance(v, dict): return {str(k): plain(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple, set)): return [plain(x) for x in v]
+def plain(v, budget):
+    budget[0] -= 1
+    if budget[0] < 0: raise ValueError('pickle expands to more values than it has bytes (containers shared by reference)')
+    if isinstance(v, dict): return {str(k): plain(x, budget) for k, x in v.items()}
+    if isinstance(v, (list, tuple, set)): return [plain(x, budget) for x in v]
     if isinstance(v, (bytes, bytearray)): return base64.b64encode(bytes(v)).decode()
     if isinstance(v, float) and v != v: return None
     if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2**53: return str(v)
@@ -113,7 +117,9 @@ out = {}
 for p in sys.argv[1:]:
     try:
         with open(p, 'rb') as f:
-            out[p] = {'ok': plain(U(f).load())}
+            data = f.read()
+        import io
+        out[p] = {'ok': plain(U(io.BytesIO(data)).load(), [len(data) + 1024])}
     except Exception as e:
         out[p] = {'error': '%s: %s' % (type(e).__name__, e)}
 sys.stdout.write(json.dumps(out))
@@ -153,7 +159,9 @@ export async function findDumps(prefix: string, since: Date | null): Promise<Arr
     if (!/^\d+$/.test(rest)) continue;
     const path = join(dir, n);
     try {
-      const st = await stat(path);
+      // Not followed: the default prefix is in /tmp, where anyone may leave a link to a file of
+      // the capturing user's (read with O_NOFOLLOW and checked again on the descriptor: readDump).
+      const st = await lstat(path);
       if (!st.isFile()) continue;
       // Dumps left by earlier runs on the same node would point at the wrong collective.
       if (since && st.mtimeMs < since.getTime() - 2_000) continue;
@@ -163,6 +171,36 @@ export async function findDumps(prefix: string, since: Date | null): Promise<Arr
     }
   }
   return out.sort((a, b) => a.rank - b.rank);
+}
+
+/**
+ * A dump's bytes, or why it is not read. The default prefix is in /tmp, writable by every user of
+ * the node: a link there (symbolic, or hard with protected_hardlinks off) would put another file of
+ * the capturing user's into the bundle, and another user's file would be evidence they chose. So
+ * only a regular file with one link, owned by the capturing user, is read; the checks are on the
+ * opened descriptor (O_NOFOLLOW, O_NONBLOCK: a FIFO cannot hang the read), so nothing can be
+ * swapped in between.
+ */
+export async function readDump(path: string, max: number): Promise<Buffer | string> {
+  let fh;
+  try {
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ELOOP' ? 'a symbolic link (not followed)' : (e as Error).message;
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) return 'not a regular file (FIFO, device)';
+    const uid = process.getuid?.();
+    if (uid !== undefined && st.uid !== uid) return `owned by uid ${st.uid}, not by this user (uid ${uid})`;
+    if (st.nlink !== 1) return `a file with ${st.nlink} links (a hard link to it may be anyone's)`;
+    if (st.size > max) return `over ${max} bytes`;
+    const buf = Buffer.alloc(st.size);
+    const { bytesRead } = await fh.read(buf, 0, st.size, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
 }
 
 function n(v: unknown): number | null {
@@ -209,13 +247,23 @@ export function summarizeDump(rank: number, file: string, dump: unknown, decoded
   return { rank, file, version: typeof d.version === 'string' ? d.version : null, decodedBy, pgs, lastEntries, entryCount: entries.length };
 }
 
-async function decodeWithPython(python: string, paths: string[], timeoutMs: number, signal: AbortSignal): Promise<Map<string, { ok?: unknown; error?: string }> | null> {
-  const r = await execBounded(python, ['-I', '-c', PY_DECODE, ...paths], timeoutMs, signal);
-  if (r.status !== 'ok') return null;
+/**
+ * Decodes the bytes that were read and kept (private copies in a 0700 folder), not the files at the
+ * dump paths: what python reads is what the bundle holds, whatever is at the path by then.
+ */
+async function decodeWithPython(python: string, dumps: Buffer[], timeoutMs: number, signal: AbortSignal): Promise<Array<{ ok?: unknown; error?: string } | undefined> | null> {
+  const dir = await mkdtemp(join(tmpdir(), 'fdiag-fr-'));
   try {
-    return new Map(Object.entries(JSON.parse(r.stdout) as Record<string, { ok?: unknown; error?: string }>));
+    const paths = dumps.map((_, i) => join(dir, `dump_${i}`));
+    await Promise.all(dumps.map((d, i) => writeFile(paths[i]!, d, { mode: 0o600, flag: 'wx' })));
+    const r = await execBounded(python, ['-I', '-c', PY_DECODE, ...paths], timeoutMs, signal);
+    if (r.status !== 'ok') return null;
+    const out = JSON.parse(r.stdout) as Record<string, { ok?: unknown; error?: string }>;
+    return paths.map((p) => out[p]);
   } catch {
     return null;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -239,9 +287,9 @@ export function createNcclCollector(opts: NcclCollectorOptions = {}): Collector 
           ranks.push({ rank: d.rank, file: bundlePath, version: null, decodedBy: null, pgs: [], lastEntries: [], entryCount: 0, error: `not kept: ${d.bytes} bytes over the bundle budget or a duplicate name` });
           continue;
         }
-        const data = await readSmall(d.path, 64 * 1024 * 1024);
-        if (!data) {
-          ranks.push({ rank: d.rank, file: bundlePath, version: null, decodedBy: null, pgs: [], lastEntries: [], entryCount: 0, error: 'not kept: not a regular file (FIFO, device) or over 64 MiB' });
+        const data = await readDump(d.path, MAX_FILE_BYTES);
+        if (typeof data === 'string') {
+          ranks.push({ rank: d.rank, file: bundlePath, version: null, decodedBy: null, pgs: [], lastEntries: [], entryCount: 0, error: `not kept: ${data}` });
           continue;
         }
         total += data.length;
@@ -249,9 +297,9 @@ export function createNcclCollector(opts: NcclCollectorOptions = {}): Collector 
         kept.push({ path: d.path, rank: d.rank, data, bundlePath });
       }
       const python = opts.python === undefined ? findExecutable('python3', process.env.PATH, ['/usr/bin', '/usr/local/bin']) : opts.python;
-      const byPy = python ? await decodeWithPython(python, kept.map((k) => k.path), opts.pythonTimeoutMs ?? 30_000, signal) : null;
-      for (const k of kept) {
-        const py = byPy?.get(k.path);
+      const byPy = python && kept.length ? await decodeWithPython(python, kept.map((k) => k.data), opts.pythonTimeoutMs ?? 30_000, signal) : null;
+      for (const [i, k] of kept.entries()) {
+        const py = byPy?.[i];
         if (py && 'ok' in py) {
           ranks.push(summarizeDump(k.rank, k.bundlePath, py.ok, 'python3'));
           continue;

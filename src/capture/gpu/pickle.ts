@@ -74,7 +74,9 @@ export function unpickle(buf: Buffer): unknown {
     switch (op) {
       case 0x80: pos += 1; break; // PROTO
       case 0x95: pos += 8; break; // FRAME
-      case 0x2e: return toPlain(stack.pop()); // STOP
+      // Every value of a tree pickle is an opcode of its own, so it has at most one per byte; more
+      // means containers shared by reference (a 400-byte pickle of [a, a] nested 40 deep is 2^40).
+      case 0x2e: return toPlain(stack.pop(), { left: buf.length + 1024 }); // STOP
       case 0x28: stack.push(MARK); break;
       case 0x7d: stack.push(new Map()); break; // EMPTY_DICT
       case 0x5d: stack.push([]); break; // EMPTY_LIST
@@ -136,13 +138,14 @@ export function unpickle(buf: Buffer): unknown {
   throw new UnpickleError('pickle without STOP');
 }
 
-function toPlain(v: unknown): unknown {
+function toPlain(v: unknown, budget: { left: number }): unknown {
+  if (--budget.left < 0) throw new UnpickleError('pickle expands to more values than it has bytes (containers shared by reference)');
   if (v instanceof Map) {
     const o: Record<string, unknown> = {};
-    for (const [k, val] of v) o[String(k)] = toPlain(val);
+    for (const [k, val] of v) o[String(k)] = toPlain(val, budget);
     return o;
   }
-  if (Array.isArray(v)) return v.map(toPlain);
+  if (Array.isArray(v)) return v.map((x) => toPlain(x, budget));
   if (typeof v === 'bigint') return v.toString();
   if (Buffer.isBuffer(v)) return v.toString('base64');
   return v;
