@@ -2,19 +2,24 @@
 // a 2 MiB training log each): the verify/redact/classify stages a worker runs (the same functions
 // analyzeBundle calls, in its order), then the archive's own steps around them, timed through the
 // real Archive (inline, no worker) on the embedded default and on PostgreSQL + s3rver.
-// A profile, not a figure to compare: medians and minimums over BENCH_STAGES_BUNDLES (default 24).
+// A profile, not a figure to compare: medians and minimums over BENCH_STAGES_BUNDLES (default 24),
+// wall time and this process's CPU (PostgreSQL and s3rver's own work is theirs, not counted).
+// The floor rows: inflate, sha256, the generic redaction rules and UTF-8 decoding of the bundle's bytes, each alone.
 // Run: npx tsx bench/ingest-stages.ts
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
 import { openArchive, type Archive } from '../src/archive/index.js';
 import { redactExtractedBundle } from '../src/archive/redact-bundle.js';
 import { runCapture } from '../src/capture/capture.js';
 import { classifyBundle } from '../src/classifiers/index.js';
 import { fingerprintOf } from '../src/classifiers/fingerprint.js';
+import { createRedactor } from '../src/redact/index.js';
 import { extractBundle, loadBundleTexts } from '../src/bundle/reader.js';
 import { startBackingServices } from '../test/backing-services.js';
 
@@ -24,12 +29,17 @@ const MAKE_BIG_LOG = [process.env.FDIAG_SHARED, join(import.meta.dirname, '..', 
   .find((p) => existsSync(p));
 
 const times = new Map<string, number[]>();
+/** This process's CPU per stage (user + system, ms): the figure a busy shared machine changes least. */
+const cpus = new Map<string, number[]>();
 async function timed<T>(stage: string, fn: () => Promise<T> | T): Promise<T> {
   const t = performance.now();
+  const c = process.cpuUsage();
   try {
     return await fn();
   } finally {
+    const u = process.cpuUsage(c);
     (times.get(stage) ?? times.set(stage, []).get(stage)!).push(performance.now() - t);
+    (cpus.get(stage) ?? cpus.set(stage, []).get(stage)!).push((u.user + u.system) / 1000);
   }
 }
 
@@ -66,6 +76,13 @@ export async function benchIngestStages(n = Number(process.env.BENCH_STAGES_BUND
     const files = readdirSync(out).map((f) => join(out, f));
     const bundles = files.map((f) => readFileSync(f));
 
+    // The floor: what inflating, hashing and redacting a bundle's bytes cost at the least, each alone.
+    for (const b of bundles) {
+      const tar = await timed('floor: gunzip of the whole bundle, one call', () => gunzipSync(b, { chunkSize: b.readUInt32LE(b.length - 4) + 1 }));
+      await timed('floor: sha256 of the unpacked bytes', () => createHash('sha256').update(tar).digest('hex'));
+      await timed('floor: generic redaction rules over the unpacked bytes', () => createRedactor({}).bytes(tar));
+      await timed('floor: UTF-8 decode of the unpacked bytes', () => tar.toString('utf8'));
+    }
     for (const f of files) {
       const bytes = await timed('worker: read the spooled bundle', () => readFile(f));
       const ex = await timed('worker: extract + verify (gunzip, tar checks, sha256 of every entry, manifest)', () => extractBundle(bytes, null));
@@ -86,7 +103,8 @@ export async function benchIngestStages(n = Number(process.env.BENCH_STAGES_BUND
     process.stdout.write(`\n## ingest stages (${files.length} captured bundles, mean ${(bundles.reduce((s, b) => s + b.length, 0) / bundles.length / 1024).toFixed(0)} KB, 2 MiB log each)\n`);
     for (const [stage, v] of times) {
       v.sort((x, y) => x - y);
-      process.stdout.write(`${stage}: median ${v[v.length >> 1]!.toFixed(1)} ms, min ${v[0]!.toFixed(1)} ms\n`);
+      const c = cpus.get(stage)!.sort((x, y) => x - y);
+      process.stdout.write(`${stage}: median ${v[v.length >> 1]!.toFixed(1)} ms, min ${v[0]!.toFixed(1)} ms; CPU of this process median ${c[c.length >> 1]!.toFixed(1)} ms\n`);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -305,7 +305,16 @@ function ingestParams(f: NewFailure): string[] {
     if (v !== undefined) row[name] = v;
   }
   const files = f.files.map((x) => ({ path: x.path, bytes: x.bytes, sha256: x.sha256, content: x.content }));
-  return [JSON.stringify(row), JSON.stringify(f.labels), JSON.stringify(files), JSON.stringify(groupParam(f.group.diagnosis, f.group.fp))];
+  return [jsonParam(row), jsonParam(f.labels), jsonParam(files), jsonParam(groupParam(f.group.diagnosis, f.group.fp))];
+}
+
+/**
+ * JSON for a jsonb parameter. A manifest may carry a lone surrogate (`"\ud800"` parses to one),
+ * which jsonb refuses; as a text parameter it became U+FFFD on its way to UTF-8, and it does here.
+ */
+function jsonParam(v: unknown): string {
+  // String.prototype.toWellFormed: Node 20 has it; the ES2022 lib this project compiles against does not name it.
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'string' ? (x as string & { toWellFormed(): string }).toWellFormed() : x));
 }
 
 async function refreshGroups(tx: Tx, ids: Iterable<string>): Promise<void> {

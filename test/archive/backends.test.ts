@@ -119,6 +119,15 @@ describe.each(['sqlite', 'postgres'] as const)('archive on %s', (name) => {
     expect(g).toMatchObject({ count: 12, runsAffected: 3, status: 'new', firstSeen: '2026-11-18T10:00:00.000Z', lastSeen: '2026-11-18T10:11:00.000Z', exampleFailureId: rs[11]!.id });
   });
 
+  it('stores a bundle whose manifest strings hold a lone surrogate, found by its label', async () => {
+    // JSON.parse turns "\ud800" into a lone surrogate; neither index may refuse the bundle for it.
+    const a = await open();
+    const r = await a.ingestBundleFile((await makeBundle({ runId: 'surrogate', labels: { note: 'half \ud800 pair' }, log: NCCL })).path);
+    expect(r.duplicate).toBe(false);
+    expect((await a.get(r.id))!.runId).toBe('surrogate');
+    expect((await a.query({ labels: { note: 'half \ud800 pair' } })).items.map((f) => f.id)).toEqual([r.id]);
+  });
+
   it('keeps web sessions, by digest, for every archive on the index until they expire or are deleted', async () => {
     const be = await makeBackend(name);
     const [a, b] = [await open(0, be), await open(0, be)];

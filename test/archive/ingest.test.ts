@@ -1,6 +1,6 @@
 // Ingest in the worker pool: a bundle's verdict (class, or the 4xx reason for a bad one) is the
 // same as inline; small JSON files are kept in the index, so reading them never opens the blob.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openArchive, type Archive } from '../../src/archive/index.js';
@@ -22,7 +22,32 @@ async function open(workers: number) {
 
 const EXCEPTIONS = JSON.stringify([{ type: 'RuntimeError', message: 'CUDA error: an illegal memory access was encountered', source: { file: 'logs/stdout.log', line: 3 }, traceback: 'Traceback (most recent call last):\n  File "/work/train.py", line 9, in main\nRuntimeError: CUDA error' }]);
 
+/** Nice value of every thread of this process, by thread id (Linux /proc; field 19 of stat). */
+function threadNices(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const t of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
+    out.set(Number(t), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+  }
+  return out;
+}
+
 describe('ingest through the worker pool', () => {
+  it.runIf(process.platform === 'linux')('with FDIAG_INGEST_NICE its threads run below the event loop, so reads are scheduled first', async () => {
+    const before = threadNices();
+    const base = before.get(process.pid)!;
+    // Worker threads take the environment as it is when they start.
+    vi.stubEnv('FDIAG_INGEST_NICE', '10');
+    try {
+      await open(2);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    const started = [...threadNices()].filter(([tid]) => !before.has(tid));
+    expect(started.filter(([, nice]) => nice === Math.min(19, base + 10)).length).toBeGreaterThanOrEqual(2);
+    expect(threadNices().get(process.pid)).toBe(base);
+  });
+
   it('classifies like the inline path and stores small JSON files in the index', async () => {
     const files = [
       { path: 'logs/stdout.log', data: corpusLog('cl-010.log') },
