@@ -68,8 +68,8 @@ export class HeadTailBuffer {
  * Head and tail of a file with two bounded reads: a 50 GB log costs the same as a 10 MB one.
  * Reads at most headLimit + tailLimit bytes even if the file grows while it is read.
  */
-export async function readHeadTail(path: string, headLimit = DEFAULT_HEAD_BYTES, tailLimit = DEFAULT_TAIL_BYTES): Promise<Bounded> {
-  const fh = await openRegular(path);
+export async function readHeadTail(path: string, headLimit = DEFAULT_HEAD_BYTES, tailLimit = DEFAULT_TAIL_BYTES, opts: OpenOptions = {}): Promise<Bounded> {
+  const fh = await openRegular(path, opts);
   try {
     const size = (await fh.stat()).size;
     if (size <= headLimit + tailLimit) {
@@ -95,10 +95,10 @@ export async function readHeadTail(path: string, headLimit = DEFAULT_HEAD_BYTES,
 }
 
 /** A small file read whole, or refused when larger than `max` (JSON that cannot be cut). */
-export async function readSmall(path: string, max = 4 * 1024 * 1024): Promise<Buffer | null> {
+export async function readSmall(path: string, max = 4 * 1024 * 1024, opts: OpenOptions = {}): Promise<Buffer | null> {
   let fh: FileHandle;
   try {
-    fh = await openRegular(path);
+    fh = await openRegular(path, opts);
   } catch (err) {
     if (err instanceof NotRegularFile) return null;
     throw err;
@@ -116,19 +116,41 @@ export async function readSmall(path: string, max = 4 * 1024 * 1024): Promise<Bu
 
 export class NotRegularFile extends Error {}
 
+export interface OpenOptions {
+  /**
+   * The file is at a place every user of the node may write to (/tmp/nccl_trace_rank_<N>,
+   * /tmp/ray/session_latest/logs): a link there, symbolic or hard (protected_hardlinks off), would
+   * put another file of the capturing user's into the bundle, and another user's file would be
+   * evidence they chose. So the last name is not followed (O_NOFOLLOW), and the opened file must
+   * have one link and be owned by the capturing user.
+   */
+  shared?: boolean;
+}
+
 /**
  * Opens a file for reading only if it is a regular file. The open is non-blocking, so a FIFO
  * (`--log fifo`, a FIFO at wandb/latest-run/files/output.log) or a device cannot hang capture
- * in open() or read(); the type is checked on the opened descriptor (fstat), so nothing can be
- * swapped in between the check and the read.
+ * in open() or read(); the type (and, for `shared`, the owner and link count) is checked on the
+ * opened descriptor (fstat), so nothing can be swapped in between the check and the read.
  */
-export async function openRegular(path: string): Promise<FileHandle> {
-  const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
+export async function openRegular(path: string, opts: OpenOptions = {}): Promise<FileHandle> {
+  let fh: FileHandle;
+  try {
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0) | (opts.shared ? constants.O_NOFOLLOW : 0));
+  } catch (err) {
+    if (opts.shared && (err as NodeJS.ErrnoException).code === 'ELOOP') throw new NotRegularFile(`${path} is a symbolic link in a shared folder; not followed (skipped)`);
+    throw err;
+  }
   try {
     const st = await fh.stat();
     if (!st.isFile()) {
       const what = st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isSocket() ? 'a socket' : st.isDirectory() ? 'a folder' : 'not a regular file';
       throw new NotRegularFile(`${path} is ${what}; only regular files are read (skipped)`);
+    }
+    if (opts.shared) {
+      const uid = process.getuid?.();
+      if (uid !== undefined && st.uid !== uid) throw new NotRegularFile(`${path} is owned by uid ${st.uid}, not by this user (uid ${uid}); skipped`);
+      if (st.nlink !== 1) throw new NotRegularFile(`${path} has ${st.nlink} links (a hard link to it may be anyone's); skipped`);
     }
     return fh;
   } catch (err) {

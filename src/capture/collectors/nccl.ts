@@ -3,8 +3,8 @@
 // (torchfrtrace reads them), and per rank and process group the last enqueued/started/completed
 // collective sequence numbers are extracted into nccl/flight-recorder.json: a rank whose numbers lag
 // the others never joined (deadlock); ranks whose last entries name different ops are desynced.
-import { constants } from 'node:fs';
-import { lstat, mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { openRegular } from '../bounded.js';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { Collector, CaptureContext } from '../collector.js';
@@ -160,7 +160,7 @@ export async function findDumps(prefix: string, since: Date | null): Promise<Arr
     const path = join(dir, n);
     try {
       // Not followed: the default prefix is in /tmp, where anyone may leave a link to a file of
-      // the capturing user's (read with O_NOFOLLOW and checked again on the descriptor: readDump).
+      // the capturing user's (read as a shared file, checked again on the descriptor: readDump).
       const st = await lstat(path);
       if (!st.isFile()) continue;
       // Dumps left by earlier runs on the same node would point at the wrong collective.
@@ -173,27 +173,16 @@ export async function findDumps(prefix: string, since: Date | null): Promise<Arr
   return out.sort((a, b) => a.rank - b.rank);
 }
 
-/**
- * A dump's bytes, or why it is not read. The default prefix is in /tmp, writable by every user of
- * the node: a link there (symbolic, or hard with protected_hardlinks off) would put another file of
- * the capturing user's into the bundle, and another user's file would be evidence they chose. So
- * only a regular file with one link, owned by the capturing user, is read; the checks are on the
- * opened descriptor (O_NOFOLLOW, O_NONBLOCK: a FIFO cannot hang the read), so nothing can be
- * swapped in between.
- */
+/** A dump's bytes, or why it is not read (the prefix is in /tmp: read as a shared file, src/capture/bounded.ts). */
 export async function readDump(path: string, max: number): Promise<Buffer | string> {
   let fh;
   try {
-    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    fh = await openRegular(path, { shared: true });
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ELOOP' ? 'a symbolic link (not followed)' : (e as Error).message;
+    return (e as Error).message;
   }
   try {
     const st = await fh.stat();
-    if (!st.isFile()) return 'not a regular file (FIFO, device)';
-    const uid = process.getuid?.();
-    if (uid !== undefined && st.uid !== uid) return `owned by uid ${st.uid}, not by this user (uid ${uid})`;
-    if (st.nlink !== 1) return `a file with ${st.nlink} links (a hard link to it may be anyone's)`;
     if (st.size > max) return `over ${max} bytes`;
     const buf = Buffer.alloc(st.size);
     const { bytesRead } = await fh.read(buf, 0, st.size, 0);

@@ -1,7 +1,7 @@
 // Ray's own logs from the node's session folder (FORMATS §5.1): the raylet and GCS logs say why a
 // worker died (memory monitor kills, node death, lost object owners), the newest worker logs hold the
 // task's traceback. Only bounded head+tail slices are kept, within one budget for all files.
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Collector, CaptureContext, CollectorResultValue } from '../collector.js';
 import type { BundleFileInput } from '../../bundle/writer.js';
@@ -57,7 +57,8 @@ export function createRayCollector(opts: RayCollectorOptions = {}): Collector {
       const entries: Candidate[] = [];
       for (const name of names) {
         try {
-          const st = await stat(join(logsDir, name));
+          // /tmp/ray is anyone's to make: links in it are not followed, files are read as shared ones.
+          const st = await lstat(join(logsDir, name));
           if (st.isFile()) entries.push({ name, path: join(logsDir, name), size: st.size, mtimeMs: st.mtimeMs });
         } catch {
           /* rotated away */
@@ -86,7 +87,7 @@ export function createRayCollector(opts: RayCollectorOptions = {}): Collector {
           continue;
         }
         try {
-          const b = await readHeadTail(c.path, head, tail);
+          const b = await readHeadTail(c.path, head, tail, { shared: true });
           budget -= b.data.length;
           files.push({ path: `ray/${c.name}`, data: b.data });
           index.push({ name: c.name, bytes: b.totalBytes, keptBytes: b.data.length, cutBytes: b.cutBytes, modifiedAt: new Date(c.mtimeMs).toISOString() });
