@@ -112,6 +112,8 @@ export interface CauseGroup {
   /** Only a cause on the symptom's own line (a status that quotes the error behind it); other groups never take one there. */
   sameLine?: boolean;
   minStrength?: number;
+  /** Only signals of these rules count (a cause class is wider than the mechanism). */
+  fromRules?: readonly SignalRuleId[];
   notFromRules?: readonly SignalRuleId[];
 }
 
@@ -242,6 +244,18 @@ export const SYMPTOMS: SymptomMechanism[] = [
     consequence: "The container's restarts with back-off (CrashLoopBackOff) are its consequence: the kubelet restarts a container that keeps failing this way.",
   },
   {
+    // NCCL's proxy thread fails on the network (net_ib.cu "NET/IB : Got completion with error 12" when
+    // the HCA gives up retrying); tearing the communicators down while their kernels still wait on it
+    // then trips CUDA checks (init.cu CUDACHECK "Cuda failure 'an illegal memory access…'", nccl-tests
+    // "unhandled cuda error"). The transport failure came first.
+    id: 'nccl-teardown-fault',
+    source: 'NCCL transport/net_ib.cu and the socket/proxy WARN lines, then init.cu CUDACHECK ("NCCL WARN Cuda failure \'…\'") and nccl-tests common.cu ("Test NCCL failure … \'unhandled cuda error\'") in the same run',
+    symptomRules: ['cuda.nccl_cuda_failure', 'cuda.fault', 'nccl.test_failure', 'nccl.error_code'],
+    wording: [/NCCL WARN Cuda failure/, /unhandled cuda error/i],
+    causes: [{ classes: ['nccl.error'], order: 'before', fromRules: ['nccl.warn_transport', 'nccl.last_error_transport'] }],
+    consequence: 'The CUDA failures NCCL reported after it are its consequence: the communicators were torn down while their kernels still waited on the failed transport.',
+  },
+  {
     id: 'closing-signal',
     source: 'PyTorch torchelastic multiprocessing/api.py ("Sending process N closing signal SIGTERM" to the surviving workers once one fails; errors/__init__.py reports them as "exitcode : -15", "Signal 15 (SIGTERM) received by PID N")',
     symptomRules: ['host.sigterm'],
@@ -335,6 +349,7 @@ export function explainSymptoms(signals: readonly Signal[], mechanisms: readonly
           g.classes.includes(c.class) &&
           c.strength >= (g.minStrength ?? 0) &&
           !g.notFromRules?.includes(c.rule.id) &&
+          (!g.fromRules || g.fromRules.includes(c.rule.id)) &&
           (!g.sameFile || c.file === s.file) &&
           inOrder(g.order, c, s, signals),
       );

@@ -356,3 +356,21 @@ describe('gloo collective timeouts (CPU process groups)', () => {
     expect(classifyText('RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 2000ms for recv operation to complete\n').class).toBe('config.error');
   });
 });
+
+describe("CUDA failures NCCL reports while tearing down after a transport failure", () => {
+  // NCCL's WARN lines ("host:pid:tid [dev] file:line NCCL WARN …") and nccl-tests' abort line.
+  const ib = 'nodeA:4101:4188 [0] transport/net_ib.cu:788 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129';
+  const cuda = "nodeA:4101:4101 [1] init.cu:194 NCCL WARN Cuda failure 'an illegal memory access was encountered'";
+  const abort = "nodeA: Test NCCL failure common.cu:343 'unhandled cuda error'";
+
+  it('the network failure that came first is the root cause', () => {
+    const d = classifyText([ib, 'nodeA:4101:4188 [0] NCCL INFO transport/net_ib.cu:1302 -> 6', cuda, abort, ''].join('\n'));
+    expect(d.class).toBe('nccl.error');
+    expect(d.evidence[0]!.rule).toBe('nccl.warn_transport');
+    expect(d.hint).toMatch(/torn down while their kernels still waited/);
+  });
+
+  it('a CUDA failure before any transport error stays the GPU fault', () => {
+    expect(classifyText([cuda, abort, ib, ''].join('\n')).class).toBe('cuda.error');
+  });
+});

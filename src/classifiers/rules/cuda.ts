@@ -216,13 +216,13 @@ export const cudaRules = defineRules([
       /CUDA driver version is insufficient|NVIDIA driver on your system is too old/,
       /lib(?:cuda|cudart|cublas\w*|cudnn\w*|nvidia-ml|nccl)\.so[.\d]*: cannot open shared object file/,
       /GPU has fallen off the bus|fallen off the bus/,
-      /CUDA error: (?:misaligned address|an illegal instruction|unknown error|operation not permitted when stream is capturing|the launch timed out|CUBLAS_STATUS_\w+|system not yet initialized|initialization error|invalid device ordinal)/,
+      /CUDA error: (?:misaligned address|an illegal instruction|unknown error|operation not permitted when stream is capturing|the launch timed out|CUBLAS_STATUS_\w+|system not yet initialized|initialization error)/,
       /CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|ARCH_MISMATCH)|CUDNN_STATUS_(?:INTERNAL_ERROR|EXECUTION_FAILED|MAPPING_ERROR|NOT_INITIALIZED|VERSION_MISMATCH|RUNTIME_PREREQUISITE_MISSING|LICENSE_ERROR)/,
       /cuda runtime error \((\d+)\)/,
       /cudaError_t \d+/,
     ],
-    // An Xid line is the Xid rule's (it knows which Xids are hardware).
-    unless: [/device-side assert/, /out of memory/, /NVRM: Xid/],
+    // An Xid line is the Xid rule's (it knows which Xids are hardware); an invalid device ordinal is a launch configuration (nccl.launch_config).
+    unless: [/device-side assert/, /out of memory/, /NVRM: Xid/, /invalid device ordinal/],
     strength: 86,
     why: 'the GPU, its driver or the CUDA runtime faulted',
     hint: 'A GPU/CUDA fault. Re-run with CUDA_LAUNCH_BLOCKING=1 to find the kernel; check dmesg for Xid errors (79: GPU fell off the bus, 48/63/64/94/95: ECC), nvidia-smi -q for retired/remapped pages, and the driver/CUDA version match. Repeated faults on one host mean drain the node.',

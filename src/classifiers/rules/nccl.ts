@@ -131,13 +131,19 @@ export const ncclRules = defineRules([
       /Bootstrap : no socket interface found|NET\/Socket : (?:no interface found|No usable listening interface found)/,
       /no device found (?:matching|after excluding) .{0,200}verify NCCL_OOB_NET_IFNAME/,
       /Invalid NCCL_COMM_ID, please use format/,
+      // cudaErrorInvalidDevice ("invalid device ordinal": "the device ordinal supplied by the user does not
+      // correspond to a valid CUDA device", CUDA runtime API): torch.cuda.set_device(local_rank) with more
+      // ranks per node than GPUs visible, or a hard-coded cuda:N. The request, not the GPU, is wrong.
+      /invalid device ordinal/,
     ],
     strength: 85,
     extract: (line) =>
-      /Duplicate GPU/.test(line)
+      /invalid device ordinal/.test(line)
+        ? { hint: 'A process asked for a GPU index that does not exist ("invalid device ordinal"): more ranks per node than GPUs visible (--nproc_per_node / --nproc-per-node larger than the devices in CUDA_VISIBLE_DEVICES), or a hard-coded cuda:N / device_ids. Launch as many local ranks as visible GPUs and select the device by LOCAL_RANK.' }
+        : /Duplicate GPU/.test(line)
         ? { hint: 'Two ranks were placed on the same GPU (NCCL: "Duplicate GPU detected"): the launch configuration is wrong, not NCCL. Give each local rank its own device (torch.cuda.set_device(local_rank) before init_process_group, --nproc-per-node no larger than the GPUs visible, CUDA_VISIBLE_DEVICES per rank).' }
         : {},
-    why: 'NCCL rejected the launch configuration (two ranks on one GPU, a network-interface filter matching nothing, a malformed NCCL_COMM_ID)',
+    why: 'the launch configuration does not fit the host (two ranks on one GPU, a GPU index that does not exist, a network-interface filter matching nothing, a malformed NCCL_COMM_ID)',
     hint: 'NCCL found no network interface it was allowed to use: NCCL_SOCKET_IFNAME (or NCCL_OOB_NET_IFNAME) names an interface this host does not have. Set it to an interface that `ip addr` lists on every node (or unset it to let NCCL pick).',
   },
   {
