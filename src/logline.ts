@@ -237,3 +237,26 @@ export function innermostFrame(traceback: string): PyFrame | null {
   }
   return last;
 }
+
+/** One frame line of a `py-spy dump`: `    get (queue.py:170)`, or a native frame `    read (libc.so.6)` (--native). */
+export interface PySpyFrame {
+  fn: string;
+  /** py-spy's short file name (sys.path prefixes stripped: `torch/distributed/distributed_c10d.py`), or the native library. */
+  path: string;
+  /** null for a native frame (a shared object or the interpreter binary, no line). */
+  line: number | null;
+}
+
+// py-spy src/dump.rs prints `    {name} ({filename}:{line})` per Python frame and `    {name} ({module})` per native one.
+const PY_SPY_FRAME_RE = /^\s{2,8}(\S{1,200}) \(([^()\s]{1,400}):(\d{1,9})\)\s*$/;
+const PY_SPY_NATIVE_RE = /^\s{2,8}(\S.{0,400}?) \(([^()\s:]{1,200})\)\s*$/;
+
+/** A py-spy dump frame line (after any launcher prefix); null for any other line. */
+export function parsePySpyFrame(line: string): PySpyFrame | null {
+  const m = PY_SPY_FRAME_RE.exec(line);
+  if (m) return { fn: m[1]!, path: m[2]!, line: Number(m[3]) };
+  const n = PY_SPY_NATIVE_RE.exec(line);
+  // A native frame names a shared object (libc.so.6, libtorch_cpu.so) or the interpreter (python3.12).
+  if (n && /\.so(?:\.[\d.]+)?$|^python\d/.test(n[2]!)) return { fn: n[1]!, path: n[2]!, line: null };
+  return null;
+}

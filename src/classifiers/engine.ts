@@ -3,7 +3,7 @@
 // window and tried against the rules whose keys they contain. Only a bounded number of signals is kept,
 // so memory does not grow with the log. `finish` resolves the root cause from the signals plus any
 // structured bundle evidence, which arrives as typed signals (signals.ts, structured.ts, resolve.ts).
-import { parseFrame, parseLogTime, parseRank, splitPrefix, visibleText, type LogTime } from '../logline.js';
+import { parseFrame, parseLogTime, parsePySpyFrame, parseRank, splitPrefix, visibleText, type LogTime } from '../logline.js';
 import { FLAG_NEWLINE, keysIn } from './ac.js';
 import { FailureLines, SEVERITY_KEYS, type FailureLine } from './failure-lines.js';
 import { WASM_BLOCK, WasmScanner } from './wasm-scan.js';
@@ -15,6 +15,8 @@ import { FACT_RULES, type FactRule } from './rules/facts.js';
 import { RULES, type RuleId } from './rules/index.js';
 import { LAST_ENQUEUED_RE, P2P_DISABLED_RE, P2P_TRANSPORT_RE } from './rules/nccl.js';
 import { TOKENS_RE } from './rules/harbor.js';
+import { PY_SPY_FRAME_KEYS } from './rules/stall.js';
+import { StackTracker } from './stacks.js';
 import type { SignalKind, StructuredSignal } from './signals.js';
 import { structuredSignals } from './structured.js';
 import type { BundleInput, Diagnosis } from './types.js';
@@ -76,6 +78,9 @@ const CX = {
   /** A producer's severity marker (rules/severity.ts): the line may be a failure line for the vocabulary fallback. */
   failure: 1 << 16,
   rootField: 1 << 17,
+  stackHeader: 1 << 18,
+  interrupt: 1 << 19,
+  pySpyFrame: 1 << 20,
 } as const;
 
 /** Lines the context trackers read, by the literal each check starts from. */
@@ -107,6 +112,11 @@ const CONTEXT_KEYS: { key: string; bit: number }[] = [
   { key: ', in ', bit: CX.frame },
   // Producers' severity markers (failure-lines.ts): keys derived from their patterns.
   ...SEVERITY_KEYS.map((key) => ({ key, bit: CX.failure })),
+  // Stacks of a run that stopped (stacks.ts): faulthandler's thread headers and banners, py-spy's thread
+  // headers (`Thread 4711 (idle): "MainThread"`) and frames, the KeyboardInterrupt that ends a Ctrl-C traceback.
+  ...['(most recent call first)', '(idle', '(active', 'Timeout (', 'Fatal Python error: '].map((key) => ({ key, bit: CX.stackHeader })),
+  { key: 'KeyboardInterrupt', bit: CX.interrupt },
+  ...PY_SPY_FRAME_KEYS.map((key) => ({ key, bit: CX.pySpyFrame })),
 ];
 const NCCL_HOST_RE = /^\s*(?:\([^)]{0,80}\)\s*)?([\w.-]{1,80}):\d+:\d+ \[\d+\] NCCL INFO/d;
 
@@ -174,6 +184,8 @@ interface FileState {
   ncclHostPrefix?: Buffer;
   /** Agent step loops and test sessions per section (progress.ts). */
   progress: ProgressTracker;
+  /** Stacks of the main thread printed in this file (stacks.ts), made on the first stack line. */
+  stacks?: StackTracker;
   /** Per interleaved stream (logline.splitPrefix), the last Python traceback frame line and whose code it is. */
   frames?: Map<string, { line: number; library: boolean | null }>;
   /** The current line grew past MAX_CARRY and was looked at in pieces: it is no failure line (a piece is not the line). */
@@ -332,6 +344,11 @@ export class Engine implements LogClassifier {
         progress = fs.progress.finish(fs.lineNo);
       });
       for (const s of progress) this.addSignal(s);
+      let stacks: StructuredSignal[] = [];
+      contained(() => {
+        stacks = fs.stacks?.signals(fs.lineNo) ?? [];
+      });
+      for (const s of stacks) this.addSignal(s);
     }
     if (structured) {
       let signals: StructuredSignal[] = [];
@@ -642,6 +659,25 @@ export class Engine implements LogClassifier {
     return rest;
   }
 
+  /** A line of a stack (stacks.ts): a traceback or dump header, a frame, the KeyboardInterrupt that ends it. */
+  private stackLine(mask: number, line: string, file: string, lineNumber: number, fs: FileState): void {
+    const p = splitPrefix(line);
+    const rank = p.rank ?? undefined;
+    const nccl = fs.lastNcclInfo ? lineNumber - fs.lastNcclInfo.line : undefined;
+    if (mask & CX.traceback && p.rest.includes('Traceback (most recent call last)')) (fs.stacks ??= new StackTracker(file)).traceback(p.stream, rank, lineNumber, p.rest, nccl);
+    if (mask & CX.stackHeader) (fs.stacks ??= new StackTracker(file)).header(p.stream, rank, lineNumber, p.rest.trim(), nccl);
+    if (!fs.stacks) return;
+    if (mask & CX.frame) {
+      const f = parseFrame(p.rest);
+      if (f && !f.path.startsWith('<frozen ')) fs.stacks.pyFrame(p.stream, lineNumber, line, f);
+    }
+    if (mask & CX.pySpyFrame) {
+      const f = parsePySpyFrame(p.rest);
+      if (f) fs.stacks.pySpyFrame(p.stream, lineNumber, line, f);
+    }
+    if (mask & CX.interrupt && /^KeyboardInterrupt\b/.test(p.rest.trim())) fs.stacks.interrupt(p.stream, lineNumber);
+  }
+
   /** Non-failure facts that the resolution reads (NCCL transport and progress, harness token counts…), from the line's text. */
   private context(mask: number, line: string, file: string, lineNumber: number, fs?: FileState): void {
     const ctx = this.ctx;
@@ -658,6 +694,7 @@ export class Engine implements LogClassifier {
       if (fs && !fs.lastNcclInfo?.pending) fs.lastNcclInfo = { line: lineNumber, bytes: Buffer.from(line, 'utf8') };
     }
     if (mask & CX.netTransport) ctx.netTransport = true;
+    if (fs && mask & (CX.traceback | CX.stackHeader | CX.interrupt | CX.pySpyFrame | CX.frame)) this.stackLine(mask, line, file, lineNumber, fs);
     if (mask & CX.traceback) {
       ctx.tracebackSeen = true;
       fs?.progress.traceback(lineNumber);

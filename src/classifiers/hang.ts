@@ -8,6 +8,7 @@
 // run stalled, and the stack of the first rank says where it waits.
 import { isLibraryPath } from '../logline.js';
 import { P2P_TRANSPORT_RE, P2P_DISABLED_RE } from './rules/nccl.js';
+import { WHERE_HINTS, WHERE_WORDS, type WaitKind } from './rules/stall.js';
 import { categoryOf, type FailureClass } from './taxonomy.js';
 import { RULESET_VERSION } from './version.js';
 import type { BundleInput, Diagnosis, Evidence } from './types.js';
@@ -180,7 +181,6 @@ function shortFrame(f: Frame): string {
   return `${f.name} (${base}${f.line !== null ? `:${f.line}` : ''})`;
 }
 
-type WaitKind = 'collective' | 'gpu-kernel' | 'http' | 'dataloader' | 'queue-lock' | 'subprocess' | 'python' | 'os-wait' | 'unknown';
 
 interface WaitSite {
   kind: WaitKind;
@@ -272,30 +272,6 @@ function stackEvidence(files: Map<string, string>, site: WaitSite, rule: string)
   }
   return out;
 }
-
-const WHERE_WORDS: Record<WaitKind, string> = {
-  collective: 'a collective with its peers',
-  'gpu-kernel': 'a GPU kernel',
-  http: 'an HTTP call',
-  dataloader: 'the DataLoader',
-  'queue-lock': 'a queue or lock',
-  subprocess: 'a child process',
-  python: 'its own Python code',
-  'os-wait': 'the operating system',
-  unknown: 'an unknown place',
-};
-
-const WHERE_HINTS: Record<WaitKind, string> = {
-  collective: 'Every rank waits in the same collective and no rank is behind: look at the GPUs and the links between them (NCCL_DEBUG=INFO, nvidia-smi topo -m), and run `fdiag preflight` for a timed NCCL probe.',
-  'gpu-kernel': 'A GPU kernel does not finish (the host waits for it): look at the kernel launched before that line (an endless loop, a spin-wait on a flag, a deadlocked custom kernel); CUDA_LAUNCH_BLOCKING=1 and compute-sanitizer narrow it down.',
-  http: 'The run waits for an HTTP response that never comes: give the client a timeout (openai/httpx/requests `timeout=`), and check the server it calls (`fdiag preflight --gateway URL`).',
-  dataloader: 'A DataLoader worker stopped delivering batches: a worker deadlocked after fork or died silently; num_workers=0 shows its error, and a too small /dev/shm is a usual cause (`fdiag preflight`).',
-  'queue-lock': 'The run waits on a queue or lock that nothing releases: the producer (another thread or process) died or waits itself; the other threads’ stacks in stacks/ show which.',
-  subprocess: 'The run waits for a child process that does not end; its stack is among the stacks in the bundle.',
-  python: 'The run is in its own code (a polling or retry loop that waits for something that does not come); the stack names the function.',
-  'os-wait': 'Without py-spy only the kernel wait channel is known: install py-spy on the node (pip install py-spy) and take `fdiag snapshot --pid PID` as root for the Python stack.',
-  unknown: 'No stack says where it waits: install py-spy on the node (pip install py-spy) and take `fdiag snapshot --pid PID` as root.',
-};
 
 function transportLine(files: Map<string, string>): Evidence | null {
   for (const [path, text] of files) {

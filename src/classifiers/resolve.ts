@@ -145,6 +145,16 @@ export function resolveDiagnosis(all: Signal[], ctx: EngineContext): Diagnosis {
     confidence = n.confidence ?? confidence;
     support.push(...n.support);
   }
+  // After the NCCL analysis: a stall in a collective is read from the stack, not from watchdog lines.
+  if (cls === 'job.stall') {
+    const p = stalledCollectiveOverP2p(winner, ctx);
+    if (p) {
+      cls = 'nccl.p2p_deadlock';
+      hint = p.hint;
+      confidence = p.confidence ?? confidence;
+      support.push(...p.support);
+    }
+  }
   if (cls === 'cuda.oom' && ctx.oomRanks.length > 0) {
     const r = oomRanksDetail(ctx.oomRanks);
     hint = `${r.text} ${hint.replace(/^GPU memory ran out\. /, '')}`;
@@ -293,7 +303,8 @@ function kernelOomOfRun(s: Signal, all: Signal[], ctx: EngineContext): Signal {
  * after P2P channels were set up.
  */
 function addNcclTestsHang(signals: Signal[], ctx: EngineContext): void {
-  if (!ctx.ncclInfoSeen || ctx.p2pDisabled || signals.some((s) => s.strength >= 30)) return;
+  // A stack of the stalled run (stacks.ts) says where it waits; resolution reads it (stalledCollectiveOverP2p).
+  if (!ctx.ncclInfoSeen || ctx.p2pDisabled || signals.some((s) => s.strength >= 30 || s.extracted.wait !== undefined)) return;
   const t = ctx.ncclTests;
   const oneHost = t.hosts.size <= 1 && ctx.ncclHosts.size <= 1 && !ctx.netTransport;
   if (!oneHost) return;
@@ -312,6 +323,25 @@ function addNcclTestsHang(signals: Signal[], ctx: EngineContext): void {
     extracted: {},
     order: -1,
   });
+}
+
+/** A stack this close after the log's last NCCL INFO line came while NCCL had just been set up. */
+const NCCL_INIT_TAIL_LINES = 60;
+
+/**
+ * A main thread stuck in a collective (stacks.ts) right after NCCL set up P2P channels between the GPUs
+ * of one host, with nothing else printed in between: the run never got past its first collective over
+ * P2P, TAXONOMY's P2P deadlock. Later in a run, or with NCCL_P2P_DISABLE, or across hosts, it stays a stall.
+ */
+function stalledCollectiveOverP2p(w: ClassBest, ctx: EngineContext): NcclVerdict | undefined {
+  const s = w.signals.find((x) => x.extracted.wait === 'collective' && typeof x.extracted.afterNcclInfo === 'number' && x.extracted.afterNcclInfo <= NCCL_INIT_TAIL_LINES);
+  if (!s || !ctx.p2pTransport || ctx.p2pDisabled || ctx.ncclHosts.size > 1) return undefined;
+  return {
+    cls: 'nccl.p2p_deadlock',
+    hint: `The run stopped in its first collective right after NCCL set up P2P channels between the GPUs of this host (${String(s.extracted.waitAt ?? 'a collective')} is where the main thread waits): the GPU peer-to-peer transport deadlock. Re-run with NCCL_P2P_DISABLE=1 to confirm (it should then pass); for good, disable PCIe ACS or set the IOMMU to pass-through (iommu=pt, intel_iommu=off), or update the driver.`,
+    confidence: 0.7,
+    support: [ctx.p2pTransport],
+  };
 }
 
 const NCCL_TESTS_HANG_RULE: Rule<SignalRuleId> = {
@@ -473,6 +503,20 @@ function analyseNccl(w: ClassBest, ctx: EngineContext): NcclVerdict {
       support,
     };
   }
+  // PyTorch's desync report / the flight-recorder analyser name the ranks that never joined.
+  const report = w.signals.find((s) => s.rule.id === 'nccl.desync_report' && typeof s.extracted.laggingRanks === 'string');
+  if (report) {
+    const ranks = String(report.extracted.laggingRanks).split(',');
+    // fr_trace prints the collective ("Not all ranks joining collective 5 …") a line above its missing ranks.
+    const n = [report, ...w.signals.filter((s) => s.rule.id === 'nccl.desync_report')].find((s) => typeof s.extracted.seq === 'number')?.extracted.seq;
+    const seq = n !== undefined ? ` (collective #${n})` : '';
+    return {
+      cls: 'nccl.timeout',
+      hint: `Desync, not a transport hang: the desync report names rank${ranks.length > 1 ? 's' : ''} ${ranks.join(', ')} as lagging${seq}: ${ranks.length > 1 ? 'they' : 'it'} never joined the collective the other ranks wait in. Find why ${ranks.length > 1 ? 'those ranks' : `rank ${ranks[0]}`} took a different path or stopped before the call (a rank-dependent branch, an exception caught on that rank, uneven data, a hang of its own — its stack shows where: py-spy dump --pid PID).`,
+      confidence: 0.9,
+      support: [{ file: report.file, line: report.line, text: report.text }],
+    };
+  }
   if (desync || seqDesync) {
     let detail: string;
     if (desync) {
@@ -502,9 +546,24 @@ function analyseNccl(w: ClassBest, ctx: EngineContext): NcclVerdict {
     return { cls: 'nccl.p2p_deadlock', hint: w.best.rule.hint, confidence: w.best.rule.id === 'nccl.iommu_p2p' ? 0.6 : 0.55, support: ctx.p2pTransport ? [ctx.p2pTransport] : [] };
   }
 
+  // The heartbeat monitor killed the process while no collective was pending (workMetaList_.size()=0, or
+  // every rank's last enqueued work completed or none enqueued, -1): no collective hung, the process
+  // itself was frozen (a blocked CUDA call or file system, a thread holding the GIL).
+  const stuck = w.signals.filter((s) => s.rule.id === 'nccl.watchdog_stuck');
+  const nothingPending =
+    stuck.some((s) => s.extracted.pendingWork === 0) || (progress.length > 0 && progress.every((p) => p.enqueued < 0 || (p.completed !== undefined && p.completed >= p.enqueued)));
+  if (timeouts.length === 0 && stuck.length > 0 && nothingPending) {
+    return {
+      cls: 'job.stall',
+      hint: 'The NCCL heartbeat monitor ended the process because its watchdog thread stopped, while no collective was pending (none enqueued, or every enqueued one completed): the process itself froze, not a collective. Usual causes: a CUDA call that blocks (a hung kernel, a driver fault), a file system that stopped answering (NFS/Lustre), or a thread holding the GIL in a C call. A py-spy dump (py-spy dump --native --pid PID) during the freeze shows where; TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC gives a transient freeze more time.',
+      confidence: 0.6,
+      support: progress.slice(0, 2),
+    };
+  }
+  // Sequence numbers count from 1; the last completed is 0 (older releases) or -1 (none) before the first completes.
   const firstCollective =
     (seqs.size > 0 && [...seqs].every((s) => s <= 1)) ||
-    (progress.length > 0 && progress.every((p) => p.completed === 0 && p.enqueued <= 1));
+    (progress.length > 0 && progress.every((p) => (p.completed ?? 0) <= 0 && p.enqueued <= 1 && p.enqueued >= 0));
   if (ctx.p2pTransport) support.push(ctx.p2pTransport);
   // Channels over the network and none over P2P: a multi-node first-collective hang is a network problem.
   const interNodeOnly = ctx.netTransport && !ctx.p2pTransport;

@@ -23,6 +23,7 @@
 //  4. Test it through classifyBundle with a fixture in the producer's real shape.
 import type { LogTime } from '../logline.js';
 import type { CollectiveMismatch, OomRankReport, RankProgress } from './resolve.js';
+import type { WaitStack } from './stacks.js';
 
 /** Where a signal's evidence lies: a bundle path and 1-based line. */
 export interface SignalAt {
@@ -64,6 +65,11 @@ export type StructuredSignal =
    * verifier's output that shows no session and no result at all.
    */
   | (SignalBase & { kind: 'test-run'; runner: string | null; path: string; section: 'log' | 'verifier'; started: boolean; summary: boolean; lines: number; text: string })
+  /**
+   * A main thread's stack printed in a log (stacks.ts): a Ctrl-C traceback, a faulthandler or py-spy
+   * dump, and where it waits (`stack.wait`, null when it was busy in its own code).
+   */
+  | (SignalBase & { kind: 'wait-stack'; stack: WaitStack })
   /** Context for resolution only; never a signal of its own. */
   | (SignalBase & { kind: 'env'; name: string; value: string })
   | (SignalBase & { kind: 'agent-tokens'; inputTokens: number })

@@ -6,6 +6,7 @@ import type { Extracted, Section } from '../rule.js';
 import type { SignalKind, SignalOf } from '../signals.js';
 import type { RuleId } from './index.js';
 import { EVICTED_FOR_RESOURCE } from './k8s.js';
+import { stallHint } from './stall.js';
 
 export interface FactRule<K extends SignalKind = SignalKind> {
   /** The rule (in RULES) this fact fires. */
@@ -33,6 +34,15 @@ export const CONTAINER_START_REASONS = new Set(['CreateContainerConfigError', 'C
 const AGENT_LOOP_TAIL_LINES = 200;
 /** Waiting reasons of a container that is simply on its way up. */
 const STARTING = new Set(['ContainerCreating', 'PodInitializing', '']);
+
+// The evidence is the frame line itself (or the dump's header), as the log shows it.
+const waitText = (s: SignalOf<'wait-stack'>): string => s.stack.text;
+const waitExtract = (s: SignalOf<'wait-stack'>, how: string): Extracted => ({
+  wait: s.stack.wait,
+  waitAt: s.stack.at ?? undefined,
+  afterNcclInfo: s.stack.afterNcclInfo,
+  hint: stallHint(s.stack.wait!, s.stack.at ?? '?', s.stack.caller, how),
+});
 
 const SIGKILL_EXIT = (code: number | null, signal: string | null): boolean => code === 137 || /^(SIGKILL|9|KILL)$/i.test(signal ?? '');
 const SIGTERM_EXIT = (code: number | null, signal: string | null): boolean => code === 143 || /^(SIGTERM|15|TERM)$/i.test(signal ?? '');
@@ -87,6 +97,32 @@ export const FACT_RULES: FactRule[] = [
     text: (s) => (s.started ? s.text : `${s.path}: ${s.lines} line${s.lines === 1 ? '' : 's'} of verifier output and no test result`),
     extract: (s) => ({ runner: s.runner, started: s.started }),
     section: 'verifier',
+  }),
+
+  // Stack tracker (stacks.ts): the main thread of a Ctrl-C traceback or of a live stack dump blocked in a
+  // wait is a stall, named where it waits; a dump of a main thread busy in its own code says where it spins.
+  fact({
+    rule: 'stall.interrupted_wait',
+    on: 'wait-stack',
+    when: (s) => s.stack.source === 'interrupt' && s.stack.wait !== null,
+    text: (s) => waitText(s),
+    extract: (s) => waitExtract(s, 'The run was interrupted (Ctrl-C) while it had stopped making progress'),
+  }),
+  fact({
+    rule: 'stall.dumped_wait',
+    on: 'wait-stack',
+    when: (s) => s.stack.source !== 'interrupt' && s.stack.wait !== null,
+    text: (s) => waitText(s),
+    extract: (s) => waitExtract(s, `A ${s.stack.source === 'py-spy' ? 'py-spy' : 'faulthandler'} dump of the running process`),
+  }),
+  fact({
+    rule: 'stall.dumped_busy',
+    on: 'wait-stack',
+    when: (s) => s.stack.source !== 'interrupt' && s.stack.wait === null,
+    text: (s) => s.stack.text,
+    extract: (s) => ({
+      hint: `A ${s.stack.source === 'py-spy' ? 'py-spy' : 'faulthandler'} dump of the running process: its main thread was not waiting but running its own code${s.stack.at ? ` at ${s.stack.at}` : ' (the first frame under the thread header)'}. A loop that never ends (a polling or retry loop, a data-dependent while) or very slow work there; dump it again a few seconds later to see whether it moves.`,
+    }),
   }),
 
   fact({

@@ -14,6 +14,7 @@ import { ncclRules } from './nccl.js';
 import { networkRules } from './network.js';
 import { rayRules } from './ray.js';
 import { RUN_LOG_ONLY } from './sections.js';
+import { logStallRules } from './stall.js';
 import { userCodeRules } from './usercode.js';
 import { verifierRules } from './verifier.js';
 
@@ -27,6 +28,7 @@ const ALL = [
   ...runOnly(cudaRules),
   ...runOnly(hostRules),
   ...runOnly(stallRules),
+  ...runOnly(logStallRules),
   ...diskRules,
   ...runOnly(ncclRules),
   ...runOnly(rayRules),

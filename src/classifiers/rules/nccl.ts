@@ -14,7 +14,15 @@ export const ncclRules = defineRules([
   {
     id: 'nccl.watchdog_timeout',
     class: 'nccl.timeout',
-    patterns: [/WorkNCCL\(SeqNum=(\d+), OpType=(\w+)/, /Watchdog caught collective operation timeout/, /ProcessGroupNCCL.{0,200}Timeout\(ms\)=/],
+    patterns: [
+      /WorkNCCL\(SeqNum=(\d+), OpType=(\w+)/,
+      /Watchdog caught collective operation timeout/,
+      /ProcessGroupNCCL.{0,200}Timeout\(ms\)=/,
+      // The watchdog's own report of the work that failed or timed out (ProcessGroupNCCL.cpp; older
+      // releases: "Timeout at NCCL work: N, last enqueued NCCL work: …").
+      /Exception \(either an error or timeout\) detected by watchdog at work: \d+/,
+      /Timeout at NCCL work: \d+, last enqueued NCCL work/,
+    ],
     strength: 40,
     extract: (line) => {
       const m = /SeqNum=(\d+), OpType=(\w+)/.exec(line);
@@ -51,8 +59,53 @@ export const ncclRules = defineRules([
     class: 'nccl.timeout',
     patterns: [/ProcessGroupNCCL's watchdog got stuck/, /Heartbeat monitor timed out/i],
     strength: 38,
+    // HeartbeatMonitor (ProcessGroupNCCL.cpp): "Heartbeat monitor timed out! Process will be terminated
+    // after dumping debug info. workMetaList_.size()=N": N collectives were still pending; 0 means none
+    // was in flight, so the process itself was frozen, not a collective (resolve.ts analyseNccl).
+    extract: (line) => {
+      const m = /workMetaList_\.size\(\)\s*=\s*(\d+)/.exec(line);
+      return m ? { pendingWork: Number(m[1]) } : {};
+    },
     why: 'the ProcessGroupNCCL watchdog or heartbeat monitor stopped making progress',
     hint: 'The NCCL watchdog itself hung (a NCCL/CUDA call blocked). Look for a rank stuck in a collective or a CUDA API; TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC controls the monitor.',
+  },
+  {
+    // The ranks that did not time out themselves learn of a peer's timeout through the store
+    // (ProcessGroupNCCL HeartbeatMonitor): "Received a dump signal due to a collective timeout from rank 7
+    // and we will try our best to dump the debug info. Last enqueued NCCL work: …", "Observed flight
+    // recorder dump signal from another rank via TCPStore." A symptom of the peer's timeout.
+    id: 'nccl.peer_timeout_signal',
+    class: 'nccl.timeout',
+    patterns: [/Received a dump signal due to a collective timeout from/, /Observed flight recorder dump signal from another rank via TCPStore/],
+    strength: 36,
+    why: 'another rank reported a collective timeout to this one (the NCCL flight-recorder dump signal)',
+    hint: 'A collective timed out on another rank, which told the others to dump their flight recorders. Find the rank that timed out first and compare the ranks\' last enqueued collectives: a rank behind the others is the one that never joined.',
+  },
+  {
+    // PyTorch's own desync analysis: TORCH_NCCL_DESYNC_DEBUG=1 (TraceUtils.h retrieveDesyncReport:
+    // "ranks [3] are the lagging ranks that caused this timeout. They never joined any collectives",
+    // "[1, 2] joined but didn't finish collective #5 (count from 1)", "[0] finished collective #5, but
+    // didn't join collective #6") and the flight-recorder analyser (torchfrtrace / fr_trace: "Not all
+    // ranks joining collective 5 at entry 4" … "missing ranks: {1}"). It names the lagging ranks.
+    id: 'nccl.desync_report',
+    class: 'nccl.timeout',
+    patterns: [
+      /ranks \[([\d, ]{1,200})\] are the lagging ranks that caused this timeout/,
+      /\[([\d, ]{1,200})\] finished collective #(\d+), but didn't join collective #(\d+)/,
+      /\[([\d, ]{1,200})\] joined but didn't finish collective #(\d+)/,
+      /Not all ranks joining collective(?: (\d+) at entry \d+|, sequence number: (\d+))/,
+      /^\s*missing ranks: \{([\d, ]{1,200})\}/,
+    ],
+    strength: 42,
+    extract: (line) => {
+      const lagging = /ranks \[([\d, ]+)\] are the lagging|\[([\d, ]+)\] finished collective #\d+, but didn't join|missing ranks: \{([\d, ]+)\}/.exec(line);
+      const ranks = lagging ? (lagging[1] ?? lagging[2] ?? lagging[3])!.replace(/\s+/g, '') : undefined;
+      const seq = /collective #(\d+)(?:, but didn't join collective #(\d+))?|joining collective (\d+)|sequence number: (\d+)/.exec(line);
+      const n = seq ? Number(seq[2] ?? seq[1] ?? seq[3] ?? seq[4]) : undefined;
+      return { ...(ranks ? { laggingRanks: ranks } : {}), ...(n !== undefined ? { seq: n } : {}) };
+    },
+    why: "PyTorch's desync report or the flight-recorder analyser names ranks that never joined the collective the others wait in",
+    hint: 'A desync: some ranks never joined the collective the others wait in. Find why the lagging ranks took a different path (a rank-dependent branch, an exception caught on that rank, uneven data, a rank stuck before the call).',
   },
   {
     id: 'nccl.error_code',
@@ -197,5 +250,6 @@ export const ncclRules = defineRules([
 
 
 export const P2P_TRANSPORT_RE = /via P2P\/(?:IPC|CUMEM|direct pointer|read)|P2P\/(?:IPC|CUMEM)\b|P2P\/direct pointer/;
-export const LAST_ENQUEUED_RE = /(?:[Ll]ast enqueued (?:NCCL )?work:?\s*(\d+)),?\s*(?:[Ll]ast completed (?:NCCL )?work:?\s*(-?\d+))?/;
+// -1: none yet (pgStatus_ starts at -1): "Last enqueued NCCL work: -1, last completed NCCL work: -1".
+export const LAST_ENQUEUED_RE = /(?:[Ll]ast enqueued (?:NCCL )?work:?\s*(-?\d+)),?\s*(?:[Ll]ast completed (?:NCCL )?work:?\s*(-?\d+))?/;
 export const P2P_DISABLED_RE = /NCCL_P2P_DISABLE(?:["']?\s*[:=]\s*["']?|\s+set by environment to\s+)(1|true|yes)/i;

@@ -1,0 +1,179 @@
+// Hangs in plain logs: what a stalled run prints, in its producers' own words, and the vocabulary of
+// stack frames that mean "this thread waits". Both the live-bundle analysis (hang.ts) and the stack
+// tracker of plain logs (stacks.ts) read WAIT_FRAMES, so a frame means the same wait everywhere.
+import { defineRules } from '../rule.js';
+
+/** Where a stalled thread waits: the API the run called, named by the outermost frame of its wait chain. */
+export type WaitKind = 'collective' | 'gpu-kernel' | 'http' | 'dataloader' | 'queue-lock' | 'subprocess' | 'ray' | 'asyncio' | 'socket' | 'python' | 'os-wait' | 'unknown';
+
+export interface WaitFrame {
+  kind: WaitKind;
+  /** The frame's file, as a path suffix (CPython prints full paths, py-spy strips sys.path prefixes). */
+  file: RegExp;
+  /** The function; any function of the file when absent. */
+  fn?: RegExp;
+  /**
+   * Only names the API the run called (DataLoader.__next__): as the innermost frame it does not prove
+   * a wait (it may be computing), above a blocking frame it says what the run waited for.
+   */
+  apiOnly?: true;
+}
+
+/**
+ * Standard library and framework frames that block, by source file and function (CPython Lib/threading.py,
+ * queue.py, multiprocessing/*, selectors.py, socket.py, ssl.py, subprocess.py, concurrent/futures,
+ * asyncio; torch.distributed, torch.cuda, torch.utils.data; ray; http clients). Order: first match wins.
+ */
+export const WAIT_FRAMES: readonly WaitFrame[] = [
+  // torch.cuda.synchronize / Stream.synchronize / Event.synchronize: the host waits for the GPU.
+  { kind: 'gpu-kernel', file: /torch\/cuda\/(?:__init__|streams)\.py$/, fn: /^(?:synchronize|wait|query|wait_event|wait_stream)$/ },
+  // Every c10d entry point (all_reduce, barrier, broadcast, recv, monitored_barrier, the store-based
+  // barrier of init_process_group) and the logging wrapper around them.
+  { kind: 'collective', file: /torch\/distributed\/(?:distributed_c10d|c10d_logger|_functional_collectives|rendezvous)\.py$/ },
+  { kind: 'dataloader', file: /torch\/utils\/data\/dataloader\.py$/, fn: /^(?:_try_get_data|_get_data|_next_data|__next__|_shutdown_workers)$/, apiOnly: true },
+  { kind: 'ray', file: /ray\/_private\/(?:worker|client_mode_hook)\.py$/, fn: /^(?:get|wait|get_objects|wrapper)$/ },
+  { kind: 'subprocess', file: /(?:^|\/)subprocess\.py$/, fn: /^(?:wait|_wait|_try_wait|communicate|_communicate|run|call|check_call|check_output)$/ },
+  { kind: 'subprocess', file: /multiprocessing\/(?:popen_fork|popen_spawn_posix|popen_forkserver|process)\.py$/, fn: /^(?:wait|poll|join)$/ },
+  { kind: 'http', file: /(?:^|\/)(?:http\/client|urllib\/request|urllib3\/(?:connectionpool|response|connection)|requests\/(?:api|sessions|adapters)|httpx\/_\w+|httpcore\/_\w+(?:\/\w+)?|openai\/_base_client|anthropic\/_base_client)\.py$/, apiOnly: true },
+  { kind: 'socket', file: /(?:^|\/)(?:socket|ssl)\.py$/, fn: /^(?:readinto|recv|recv_into|read|accept|connect|create_connection|do_handshake|_real_connect|makefile)$/ },
+  { kind: 'asyncio', file: /asyncio\/(?:base_events|runners|tasks)\.py$/, fn: /^(?:run_forever|_run_once|run_until_complete|run|wait|wait_for|gather|sleep)$/ },
+  { kind: 'queue-lock', file: /(?:^|\/)(?:queue|threading)\.py$|multiprocessing\/(?:queues|synchronize|connection|pool|managers|reduction|resource_sharer)\.py$|concurrent\/futures\/(?:_base|thread|process)\.py$/, fn: /^(?:get|put|join|wait|wait_for|_wait|acquire|__enter__|_wait_for_tstate_lock|recv|recv_bytes|_recv_bytes|_recv|poll|_poll|result|__get_result|as_completed|_callmethod|select)$/ },
+  { kind: 'os-wait', file: /(?:^|\/)selectors\.py$/, fn: /^select$/ },
+];
+
+/** Functions at the bottom of a helper thread's or helper process's stack (not the run's main program). */
+export const HELPER_BOTTOM = /^(?:_bootstrap|_bootstrap_inner|_worker|_worker_loop|_pin_memory_loop|_handle_workers|_handle_results|_handle_tasks|_spawn_main|_main)$/;
+
+export function waitFrameOf(path: string, fn: string | null): WaitFrame | undefined {
+  return WAIT_FRAMES.find((w) => w.file.test(path) && (!w.fn || (fn !== null && w.fn.test(fn))));
+}
+
+/**
+ * Source-file names of WAIT_FRAMES as py-spy prints them (`get (queue.py:170)`): the prefilter keys of
+ * py-spy frame lines, which carry no fixed literal of their own. CPython and faulthandler frames are
+ * found by their `File "` prefix.
+ */
+export const PY_SPY_FRAME_KEYS: readonly string[] = [
+  'torch/cuda/', 'torch/distributed/', 'torch/utils/data/', 'ray/_private/', 'subprocess.py:', 'multiprocessing/',
+  'http/client.py:', 'urllib/request.py:', 'urllib3/', 'requests/', 'httpx/', 'httpcore/', '_base_client.py:', 'socket.py:', 'ssl.py:',
+  'asyncio/', 'queue.py:', 'threading.py:', 'concurrent/futures/', 'selectors.py:',
+  // Native frames of `py-spy dump --native` (`pthread_cond_timedwait (libc.so.6)`, `take_gil (python3.12)`).
+  '.so)', '.so.', '(python3', '(python2',
+];
+
+export const WHERE_WORDS: Record<WaitKind, string> = {
+  collective: 'a collective with its peers',
+  'gpu-kernel': 'a GPU kernel',
+  http: 'an HTTP call',
+  dataloader: 'the DataLoader',
+  'queue-lock': 'a queue or lock',
+  subprocess: 'a child process',
+  ray: 'a Ray object or task (ray.get / ray.wait)',
+  asyncio: 'an idle asyncio event loop',
+  socket: 'a socket read',
+  python: 'its own Python code',
+  'os-wait': 'the operating system',
+  unknown: 'an unknown place',
+};
+
+export const WHERE_HINTS: Record<WaitKind, string> = {
+  collective: 'Every rank waits in the same collective and no rank is behind: look at the GPUs and the links between them (NCCL_DEBUG=INFO, nvidia-smi topo -m), and run `fdiag preflight` for a timed NCCL probe.',
+  'gpu-kernel': 'A GPU kernel does not finish (the host waits for it): look at the kernel launched before that line (an endless loop, a spin-wait on a flag, a deadlocked custom kernel); CUDA_LAUNCH_BLOCKING=1 and compute-sanitizer narrow it down.',
+  http: 'The run waits for an HTTP response that never comes: give the client a timeout (openai/httpx/requests `timeout=`), and check the server it calls (`fdiag preflight --gateway URL`).',
+  dataloader: 'A DataLoader worker stopped delivering batches: a worker deadlocked after fork or died silently; num_workers=0 shows its error, and a too small /dev/shm is a usual cause (`fdiag preflight`).',
+  'queue-lock': 'The run waits on a queue or lock that nothing releases: the producer (another thread or process) died or waits itself; the other threads’ stacks in stacks/ show which.',
+  subprocess: 'The run waits for a child process that does not end; its stack is among the stacks in the bundle.',
+  ray: 'The run waits for a Ray task or actor result that never arrives: the task is pending (no node has the resources it asks for: `ray status`) or its worker hangs (`ray stack` on its node).',
+  asyncio: 'The event loop has nothing to run: every task awaits something that never completes (a response without a timeout, a future nobody sets); `asyncio.all_tasks()` or py-spy shows what they await.',
+  socket: 'The run waits on a socket read with no timeout: the peer (a server, another rank, a store) stopped answering; set a timeout on the connection and check the peer.',
+  python: 'The run is in its own code (a polling or retry loop that waits for something that does not come); the stack names the function.',
+  'os-wait': 'Without py-spy only the kernel wait channel is known: install py-spy on the node (pip install py-spy) and take `fdiag snapshot --pid PID` as root for the Python stack.',
+  unknown: 'No stack says where it waits: install py-spy on the node (pip install py-spy) and take `fdiag snapshot --pid PID` as root.',
+};
+
+/**
+ * A log shows one stack, not every rank's: a rank waiting in a collective says its peers did not join
+ * (stuck elsewhere, or dead) or the transport hangs, not which.
+ */
+const LOG_COLLECTIVE_HINT =
+  'A rank waiting in a collective waits for its peers: either a peer never reached the same collective (it is stuck elsewhere, took another code path or died) or the transport between the GPUs hangs. Dump every rank (py-spy dump --pid PID on each) and compare where they are; TORCH_NCCL_TRACE_BUFFER_SIZE=2000 with TORCH_NCCL_DUMP_ON_TIMEOUT=1 records each rank’s last collectives, and NCCL_P2P_DISABLE=1 rules out a GPU peer-to-peer hang.';
+
+/** The hint for a stall in a log, naming where it waits. */
+export function stallHint(kind: WaitKind, at: string, caller: string | undefined, how: string): string {
+  return `${how}: the main thread waits in ${WHERE_WORDS[kind]} at ${at}${caller ? `, called from ${caller}` : ''}. ${kind === 'collective' ? LOG_COLLECTIVE_HINT : WHERE_HINTS[kind]}`;
+}
+
+export const logStallRules = defineRules([
+  {
+    // A stack printed while the run waited (stacks.ts): a KeyboardInterrupt / Ctrl-C traceback whose
+    // innermost frames block, fired from a `wait-stack` signal (rules/facts.ts).
+    id: 'stall.interrupted_wait',
+    class: 'job.stall',
+    patterns: [],
+    strength: 26,
+    why: 'the run was interrupted (Ctrl-C) while its main thread was blocked in a wait: it had stopped making progress',
+    hint: 'The run was interrupted while it waited; the stack names where.',
+  },
+  {
+    // A stack dump of the live process (py-spy dump, faulthandler.dump_traceback_later / a registered
+    // signal) whose main thread blocks in a wait (stacks.ts).
+    id: 'stall.dumped_wait',
+    class: 'job.stall',
+    patterns: [],
+    strength: 28,
+    why: "a stack dump of the still-running process shows its main thread blocked in a wait",
+    hint: 'A stack dump shows the main thread waiting; the stack names where.',
+  },
+  {
+    // A live stack dump whose main thread runs its own code (stacks.ts): someone dumped a run that seemed
+    // stuck; just above the dump header's own weak signal (host.stack_dump), with where it spins.
+    id: 'stall.dumped_busy',
+    class: 'job.stall',
+    patterns: [],
+    strength: 13,
+    why: 'a stack dump of the still-running process shows its main thread running its own code, not waiting',
+    hint: 'A stack dump shows the main thread busy in its own code.',
+  },
+  {
+    // torch/utils/data/dataloader.py _try_get_data: "DataLoader timed out after {} seconds" (timeout=N).
+    id: 'stall.dataloader_timeout',
+    class: 'job.stall',
+    patterns: [/DataLoader timed out after \d+ seconds/],
+    strength: 45,
+    why: 'the DataLoader got no batch from its workers within its timeout',
+    hint: 'A DataLoader worker stopped delivering batches within `timeout=`: a worker deadlocked (fork after threads, a lock held in a transform) or is stuck on slow storage; num_workers=0 shows the worker’s own error or stall, and a too small /dev/shm is a usual cause.',
+  },
+  {
+    // vLLM distributed/device_communicators/shm_broadcast.py: the reader/writer of the message queue
+    // between engine and workers waited past VLLM_RINGBUFFER_WARNING_INTERVAL.
+    id: 'stall.vllm_shm_broadcast',
+    class: 'job.stall',
+    patterns: [/No available shared memory broadcast block found in \d+ seconds?/],
+    strength: 22,
+    why: 'vLLM workers waited a long time for the engine’s broadcast queue: some process hangs or does long work',
+    hint: 'A vLLM process stopped taking part in the engine’s shared-memory broadcast: one worker hangs (a collective, a GPU kernel) or is still compiling. If it repeats, take py-spy dumps of every worker (py-spy dump --pid PID) to see where each waits.',
+  },
+  {
+    // SGLang scheduler watchdog (srt/managers/scheduler.py, utils/watchdog.py): the forward loop made no
+    // progress for --watchdog-timeout seconds.
+    id: 'stall.sglang_watchdog',
+    class: 'job.stall',
+    // "Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)"; the tokenizer and
+    // detokenizer managers have the same watchdog ("TokenizerManager watchdog timeout …").
+    patterns: [/\b(?:Scheduler|TokenizerManager|DetokenizerManager) watchdog timeout \(self\.watchdog_timeout=[\d.]+/],
+    strength: 30,
+    why: 'the SGLang scheduler watchdog saw no progress of the forward loop for its timeout',
+    hint: 'The SGLang scheduler made no progress within --watchdog-timeout: one scheduler or TP/PP rank hangs (a collective waiting for a peer, a GPU kernel); the py-spy dumps SGLang prints after the line show where each scheduler waits.',
+  },
+  {
+    // Ray's autoscaler/scheduler warning (python/ray/_private/… "Warning: The following resource request
+    // cannot be scheduled right now" / "The actor or task with ID … cannot be scheduled right now"):
+    // the task waits for resources that never free up.
+    id: 'stall.ray_pending_resources',
+    class: 'job.stall',
+    patterns: [/The (?:actor or task|following resource request) .{0,200}cannot be scheduled right now/, /Warning: The following resource request cannot be scheduled right now/],
+    strength: 24,
+    why: 'Ray cannot schedule a task or actor: it waits for resources no node has free',
+    hint: 'A Ray task or actor is pending because no node offers the resources it asks for (GPUs, CPUs, memory or a custom resource): `ray status` shows demands vs. capacity; lower the request (num_gpus/num_cpus) or add nodes, and make sure earlier actors released their GPUs.',
+  },
+]);

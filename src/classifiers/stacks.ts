@@ -1,0 +1,237 @@
+// Stacks that a plain log shows of a run that stopped making progress: a Ctrl-C (KeyboardInterrupt)
+// traceback, a faulthandler dump (`Timeout (0:05:00)!` from dump_traceback_later, a registered signal),
+// a `py-spy dump`. What matters is the main thread's innermost frames: blocked in a wait (a lock, a
+// queue, a socket, a child process, a collective, the GPU) is a stall and the outermost frame of that
+// wait chain names what the run waited for; innermost in the run's own code is a run that was busy
+// (a Ctrl-C of a run that was progressing is not a stall). Helper threads and processes (DataLoader
+// workers, a tqdm monitor, a watchdog thread) wait by design and are left out.
+//
+// The engine hands this tracker the lines that hold a stack key (traceback and dump headers, frame
+// lines, KeyboardInterrupt, faulthandler banners); at the end it turns each finished main-thread stack
+// into a typed `wait-stack` signal (signals.ts) that rules/facts.ts maps to rules/stall.ts. Memory is
+// bounded by MAX_FRAMES per stack and MAX_STACKS per file, not by the log.
+import type { PyFrame, PySpyFrame } from '../logline.js';
+import { HELPER_BOTTOM, waitFrameOf, type WaitKind } from './rules/stall.js';
+import type { StructuredSignal } from './signals.js';
+
+/** Frames kept at each end of one stack (innermost and outermost are what is read). */
+const MAX_FRAMES = 12;
+const MAX_STACKS = 8;
+/** A traceback's exception line follows its last frame within this many lines (source and caret lines). */
+const TRACEBACK_TAIL = 12;
+/** A frame further than this from the previous one of its stack belongs to something else (CPython prints a source and caret lines between frames). */
+const FRAME_GAP = 8;
+
+type Format = 'traceback' | 'faulthandler' | 'py-spy';
+
+interface Frame {
+  line: number;
+  /** The frame line as the log shows it (trimmed): the evidence. */
+  text: string;
+  fn: string | null;
+  path: string;
+  lineNo: number | null;
+  native: boolean;
+}
+
+interface Stack {
+  format: Format;
+  stream: string;
+  rank: number | undefined;
+  header: number;
+  headerText: string;
+  /** A `^C` before the traceback header: the terminal's Ctrl-C. */
+  interrupted: boolean;
+  ended: 'interrupt' | null;
+  /** faulthandler: what the dump was printed for (a timeout or signal dump vs a fatal error's). */
+  dump: 'fatal' | 'dump' | null;
+  /** py-spy's thread name. */
+  thread: string | null;
+  head: Frame[];
+  tail: Frame[];
+  count: number;
+  last: number;
+  /** The last NCCL INFO line of the file came this many lines before the stack (undefined: none). */
+  afterNcclInfo: number | undefined;
+}
+
+export interface WaitStack {
+  source: 'interrupt' | 'faulthandler' | 'py-spy';
+  /** null: the main thread was in its own code, not in a wait. */
+  wait: WaitKind | null;
+  /** The wait chain's outermost frame (what the run called), or the innermost frame when busy (null: a frame the tracker did not see, the run's own code). */
+  at: string | null;
+  caller: string | undefined;
+  line: number;
+  /** The line at `line`, as the log shows it (trimmed). */
+  text: string;
+  afterNcclInfo: number | undefined;
+  rank: number | undefined;
+}
+
+const short = (f: Frame): string => `${f.fn ?? '?'} (${f.path.split('/').slice(-2).join('/')}${f.lineNo !== null ? `:${f.lineNo}` : ''})`;
+
+const WRAPPER_FN = /^(?:wrapper|inner|wrapped|_fn|decorate_context|__call__)$/;
+
+const isHelperBottom = (f: Frame): boolean => f.fn !== null && HELPER_BOTTOM.test(f.fn) && /(?:^|\/)(?:threading|multiprocessing\/(?:process|spawn|popen_\w+|pool)|torch\/utils\/data\/_utils\/\w+|concurrent\/futures\/\w+)\.py$/.test(f.path);
+
+const FH_HEADER_RE = /^(?:Thread 0x[0-9a-fA-F]{1,16}|Current thread 0x[0-9a-fA-F]{1,16}|Stack) \(most recent call first\):/;
+const PY_SPY_HEADER_RE = /^Thread (?:0x[0-9A-Fa-f]{1,16}|\d{1,10}) \((?:active|idle)(?:\+gil)?\): "([^"]{0,64})"/;
+
+export class StackTracker {
+  private readonly open = new Map<string, Stack>();
+  /** Per stream: the faulthandler banner that the dump's thread headers belong to. */
+  private readonly banner = new Map<string, 'fatal' | 'dump'>();
+  private readonly done: WaitStack[] = [];
+
+  constructor(private readonly file: string) {}
+
+  /** `Traceback (most recent call last):`, with `^C` before it when the terminal echoed a Ctrl-C. */
+  traceback(stream: string, rank: number | undefined, line: number, text: string, afterNcclInfo: number | undefined): void {
+    this.close(stream, line);
+    this.banner.delete(stream);
+    this.open.set(stream, this.stack('traceback', stream, rank, line, text, /\^C\s*Traceback/.test(text), null, null, afterNcclInfo));
+  }
+
+  /** A faulthandler or py-spy thread header, or a faulthandler banner (`Timeout (…)!`, `Fatal Python error: …`). */
+  header(stream: string, rank: number | undefined, line: number, rest: string, afterNcclInfo: number | undefined): void {
+    if (/^Fatal Python error: /.test(rest)) {
+      this.close(stream, line);
+      this.banner.set(stream, 'fatal');
+      return;
+    }
+    if (/^Timeout \(\d+:\d\d:\d\d(?:\.\d{1,6})?\)!\s*$/.test(rest)) {
+      this.close(stream, line);
+      this.banner.set(stream, 'dump');
+      return;
+    }
+    const fh = FH_HEADER_RE.test(rest);
+    const ps = fh ? null : PY_SPY_HEADER_RE.exec(rest);
+    if (!fh && !ps) return;
+    this.close(stream, line);
+    this.open.set(stream, this.stack(fh ? 'faulthandler' : 'py-spy', stream, rank, line, rest, false, fh ? (this.banner.get(stream) ?? 'dump') : null, ps ? ps[1]! : null, afterNcclInfo));
+  }
+
+  /** A CPython or faulthandler frame line (logline.parseFrame). */
+  pyFrame(stream: string, line: number, text: string, f: PyFrame): void {
+    const s = this.open.get(stream);
+    if (!s || s.format === 'py-spy') return;
+    this.add(s, { line, text: text.trim(), fn: f.fn, path: f.path, lineNo: f.line, native: false });
+  }
+
+  /** A py-spy frame line (logline.parsePySpyFrame). */
+  pySpyFrame(stream: string, line: number, text: string, f: PySpyFrame): void {
+    const s = this.open.get(stream);
+    if (!s || s.format !== 'py-spy') return;
+    this.add(s, { line, text: text.trim(), fn: f.fn, path: f.path, lineNo: f.line, native: f.line === null });
+  }
+
+  /** The `KeyboardInterrupt` line that ends a traceback. */
+  interrupt(stream: string, line: number): void {
+    const s = this.open.get(stream);
+    if (!s || s.format !== 'traceback' || line - s.last > TRACEBACK_TAIL) return;
+    s.ended = 'interrupt';
+    this.close(stream, line);
+  }
+
+  /** `lines`: how many lines the file had. */
+  finish(lines: number): WaitStack[] {
+    for (const stream of [...this.open.keys()]) this.close(stream, lines);
+    return this.done;
+  }
+
+  /** The finished stacks as typed signals. */
+  signals(lines: number): StructuredSignal[] {
+    return this.finish(lines).map((w) => ({ kind: 'wait-stack', at: { file: this.file, line: w.line }, ...(w.rank !== undefined ? { rank: w.rank } : {}), stack: w }));
+  }
+
+  private stack(format: Format, stream: string, rank: number | undefined, header: number, headerText: string, interrupted: boolean, dump: Stack['dump'], thread: string | null, afterNcclInfo: number | undefined): Stack {
+    return { format, stream, rank, header, headerText: headerText.trim(), interrupted, ended: null, dump, thread, head: [], tail: [], count: 0, last: header, afterNcclInfo };
+  }
+
+  private add(s: Stack, f: Frame): void {
+    if (f.line - s.last > FRAME_GAP) {
+      // Far from its stack: the stack ended (its end line was not one the tracker sees).
+      this.close(s.stream, f.line);
+      return;
+    }
+    s.last = f.line;
+    s.count += 1;
+    if (s.head.length < MAX_FRAMES) s.head.push(f);
+    else {
+      s.tail.push(f);
+      if (s.tail.length > MAX_FRAMES) s.tail.shift();
+    }
+  }
+
+  /** A main thread that was running, not waiting: at its innermost frame, when the tracker saw it (else its header). */
+  private busy(s: Stack, inner: Frame | null): WaitStack {
+    const source = s.format === 'traceback' ? 'interrupt' : s.format === 'py-spy' ? 'py-spy' : 'faulthandler';
+    return { source, wait: null, at: inner ? short(inner) : null, caller: undefined, line: inner?.line ?? s.header, text: inner?.text ?? s.headerText, afterNcclInfo: s.afterNcclInfo, rank: s.rank };
+  }
+
+  /** `endLine`: the line that ended the stack (the next header, the exception line) or the file's last line. */
+  private close(stream: string, endLine: number): void {
+    const s = this.open.get(stream);
+    if (!s) return;
+    this.open.delete(stream);
+    if (this.done.length >= MAX_STACKS) return;
+    const w = this.read(s, endLine);
+    if (w) this.done.push(w);
+  }
+
+  /** The main thread's stack as a wait (or a busy thread), or null when it says nothing about a stall. */
+  private read(s: Stack, endLine: number): WaitStack | null {
+    const frames = [...s.head, ...s.tail];
+    // A dump whose frames carry no key at all: every frame is the run's own code.
+    // No frame with a key: every frame is the run's own code, if there was any line under the header.
+    if (!frames.length) return s.format === 'py-spy' && (s.thread === null || s.thread === 'MainThread') && endLine > s.header + 1 ? this.busy(s, null) : null;
+    let source: WaitStack['source'];
+    let chain: Frame[];
+    if (s.format === 'traceback') {
+      // Only a traceback of an interrupt: any other exception is a failure, not a wait.
+      if (s.ended !== 'interrupt' && !s.interrupted) return null;
+      source = 'interrupt';
+      if (isHelperBottom(frames[0]!)) return null;
+      chain = frames.slice().reverse();
+    } else {
+      if (s.dump === 'fatal') return null;
+      if (s.thread !== null && s.thread !== 'MainThread') return null;
+      const bottom = [...frames].reverse().find((f) => !f.native);
+      if (bottom && isHelperBottom(bottom)) return null;
+      source = s.format === 'py-spy' ? 'py-spy' : 'faulthandler';
+      chain = frames;
+      // Dumps list the innermost frame first, right under the header; py-spy's native frames come before
+      // the Python ones. A first frame not on the next line is one the tracker did not see (no key): a
+      // frame of the run's own code.
+      let expect = s.header + 1;
+      let i = 0;
+      while (i < chain.length && chain[i]!.line === expect && chain[i]!.native) (i += 1), (expect += 1);
+      if (i >= chain.length || chain[i]!.line !== expect) return this.busy(s, null);
+      chain = chain.slice(i).filter((f) => !f.native);
+    }
+    const inner = chain[0]!;
+    const w0 = waitFrameOf(inner.path, inner.fn);
+    if (!w0 || w0.apiOnly) return this.busy(s, inner);
+    // Outward through the frames of the wait vocabulary: the outermost one is the call the run made
+    // (DataLoader.__next__ above the queue get, subprocess.run above waitpid); the frame after it is the caller.
+    let api = inner;
+    let kind = w0.kind;
+    let caller: Frame | undefined;
+    const contiguous = s.format === 'py-spy';
+    for (let i = 1; i < chain.length; i++) {
+      const f = chain[i]!;
+      // py-spy frames outside the vocabulary have no key: a gap is a frame the tracker did not see.
+      if (contiguous && Math.abs(f.line - chain[i - 1]!.line) !== 1) break;
+      const w = waitFrameOf(f.path, f.fn);
+      if (!w) {
+        caller = f;
+        break;
+      }
+      // A decorator's frame (c10d_logger's `wrapper`) names nothing: the call under it does.
+      if (w.kind !== kind || !WRAPPER_FN.test(f.fn ?? '')) api = f;
+      kind = w.kind;
+    }
+    return { source, wait: kind, at: short(api), caller: caller ? short(caller) : undefined, line: api.line, text: api.text, afterNcclInfo: s.afterNcclInfo, rank: s.rank };
+  }
+}
