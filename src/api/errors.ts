@@ -29,6 +29,7 @@ export const API_ERROR_STATUS = {
   not_found: 404,
   too_large: 413,
   too_many_entries: 413,
+  unsupported_media_type: 415,
   disk_full: 507,
   internal: 500,
 } as const satisfies Record<string, ContentfulStatusCode> & Record<BundleErrorCode, ContentfulStatusCode>;
@@ -62,6 +63,8 @@ export function asApiError(err: unknown): ApiError | null {
   // Hono's own: the JSON validator on a body that is not JSON, a body limit.
   if (err instanceof HTTPException && err.status === 400) return new ApiError('invalid_body', err.message || 'malformed request body');
   if (err instanceof HTTPException && err.status === 413) return new ApiError('too_large', err.message || 'request body too large');
+  // @hono/zod-openapi's media-type gate: a body whose content type the route does not declare.
+  if (err instanceof HTTPException && err.status === 415) return new ApiError('unsupported_media_type', 'the body must be application/json');
   if ((err as NodeJS.ErrnoException | null)?.code === 'ENOSPC') return new ApiError('disk_full', 'the archive has no space left; nothing was stored, retry later');
   return null;
 }

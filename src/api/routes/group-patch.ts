@@ -28,7 +28,7 @@ export const route = createRoute({
     }),
   ] as const,
   request: { params: GroupParams, body: { required: true, content: { 'application/json': { schema: body } } } },
-  responses: { 200: json(GroupSummary, 'the updated group'), ...errors({ ...AUTH_ERRORS, invalid_body: 'not JSON, or not {"status": resolved|ignored|ongoing}', not_found: 'no such group', too_large: `body over ${MAX_BODY} bytes` }) },
+  responses: { 200: json(GroupSummary, 'the updated group'), ...errors({ ...AUTH_ERRORS, invalid_body: 'not JSON, or not {"status": resolved|ignored|ongoing}', unsupported_media_type: 'a body that is not application/json', not_found: 'no such group', too_large: `body over ${MAX_BODY} bytes` }) },
 });
 
 export function registerGroupPatchRoute(app: App, deps: ApiDeps): void {
