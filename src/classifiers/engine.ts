@@ -123,8 +123,11 @@ const NCCL_HOST_RE = /^\s*(?:\([^)]{0,80}\)\s*)?([\w.-]{1,80}):\d+:\d+ \[\d+\] N
 /** The one prefilter: every rule pattern's derived keys and the context keys. */
 const PREFILTER = buildPrefilter(RULES, CONTEXT_KEYS);
 const DFA = PREFILTER.dfa;
-/** The WebAssembly scan over DFA, made on first use (one per thread). */
-let SCANNER: WasmScanner | undefined;
+/**
+ * The WebAssembly scan over DFA, one per thread, made with the automaton: an ingest worker's warm-up
+ * imports this module, so the first bundle does not pay for it.
+ */
+const SCANNER = new WasmScanner(DFA);
 /** Texts fed as strings are encoded through this buffer (one per thread), a piece at a time. */
 const ENCODE_PIECE = 1 << 20;
 let ENCODED: Buffer | undefined;
@@ -414,7 +417,7 @@ export class Engine implements LogClassifier {
    * in order, as `exactRange` would. A line longer than a block goes through `exactRange` itself.
    */
   private blockLines(file: string, fs: FileState, buf: Buffer, from: number, to: number): void {
-    const scanner = (SCANNER ??= new WasmScanner(DFA));
+    const scanner = SCANNER;
     const { outputsAt } = DFA;
     const { rec, streams } = scanner;
     for (let at = from; at < to; ) {

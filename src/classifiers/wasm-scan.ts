@@ -133,9 +133,9 @@ function countNewlines(): number[] {
 function scanFunction(L: Layout): number[] {
   const COMMON = 0;
   const len = (j: number) => 1 + j;
-  const s = (j: number) => 5 + j;
-  const [K, O, END, CUR, POS, N] = [9, 10, 11, 12, 13, 14];
-  const LOCALS = 15;
+  const s = (j: number) => 1 + STREAMS + j;
+  const [K, O, END, CUR, POS, N] = [1, 2, 3, 4, 5, 6].map((i) => 2 * STREAMS + i);
+  const LOCALS = 2 * STREAMS + 7;
   const classOf = L.wideClasses ? [...i32(1), OP.i32Shl, OP.i32Load16u, 1, ...uleb(CLASS)] : [OP.i32Load8u, 0, ...uleb(CLASS)];
   /** s_j = table[s_j + class(in_j[k])] (row offsets and class × 4 are byte offsets). */
   const step = (j: number) => [...get(s(j)), ...get(K), OP.i32Load8u, 0, ...uleb(L.input + j * WASM_BLOCK), ...classOf, OP.i32Add, ...load(TABLE), ...set(s(j))];
@@ -151,7 +151,9 @@ function scanFunction(L: Layout): number[] {
   const body: number[] = [];
   const together: number[] = [];
   for (let j = 0; j < STREAMS; j++) together.push(...step(j));
-  together.push(...get(s(0)), ...get(s(1)), OP.i32Or, ...get(s(2)), OP.i32Or, ...get(s(3)), OP.i32Or, ...i32(L.threshold), OP.i32GeU, OP.if, OP.void);
+  together.push(...get(s(0)));
+  for (let j = 1; j < STREAMS; j++) together.push(...get(s(j)), OP.i32Or);
+  together.push(...i32(L.threshold), OP.i32GeU, OP.if, OP.void);
   for (let j = 0; j < STREAMS; j++) together.push(...record(j));
   together.push(OP.end, ...advance);
   body.push(...whileNot([...get(K), ...get(COMMON), OP.i32GeU], together));
@@ -171,7 +173,7 @@ function scanFunction(L: Layout): number[] {
     body.push(...i32(REGS), ...get(N), ...get(CUR), ...i32(base), ...get(len(j)), OP.i32Add, OP.call, 0, OP.i32Add, ...store(4 * (STREAMS + j)));
   }
   body.push(OP.end);
-  return [...vec([[...uleb(LOCALS - 5), OP.i32]]), ...body];
+  return [...vec([[...uleb(LOCALS - 1 - STREAMS), OP.i32]]), ...body];
 }
 
 function scanModule(L: Layout): Uint8Array<ArrayBuffer> {
@@ -206,7 +208,7 @@ export class WasmScanner {
   readonly streams: StreamHits[] = Array.from({ length: STREAMS }, () => ({ start: 0, end: 0, from: 0, to: 0, lines: 0 }));
   private readonly mem: Uint8Array;
   private readonly regs: Int32Array;
-  private readonly run: (common: number, l0: number, l1: number, l2: number, l3: number) => void;
+  private readonly run: (common: number, ...lengths: number[]) => void;
   private readonly layout: Layout;
   private readonly rowBytes: number;
   /** Row number in the WebAssembly table → the automaton's state. */
@@ -281,7 +283,7 @@ export class WasmScanner {
       if (end - start < common) common = end - start;
       start = end;
     }
-    this.run(common, streams[0]!.end - streams[0]!.start, streams[1]!.end - streams[1]!.start, streams[2]!.end - streams[2]!.start, streams[3]!.end - streams[3]!.start);
+    this.run(common, ...streams.map((st) => st.end - st.start));
     for (let j = 0; j < STREAMS; j++) {
       const st = streams[j]!;
       st.from = (out + j * WASM_BLOCK * RECORD) >> 2;
