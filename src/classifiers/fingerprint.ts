@@ -162,12 +162,27 @@ function frameOf(m: RegExpExecArray): string {
  * or null when the line is not the end of a traceback.
  */
 export function topFrameAt(text: string, lineNo: number): string | null {
-  const lines = text.split('\n');
-  const end = Math.min(lineNo, lines.length) - 1;
-  if (end < 0) return null;
+  if (lineNo < 1) return null;
+  // Where each of the last TRACEBACK_LOOKBACK + 1 lines up to lineNo starts (a ring), found with
+  // indexOf: splitting a log of MiBs into lines to read a few hundred of them cost more than the scan.
+  const span = TRACEBACK_LOOKBACK + 1;
+  const starts = new Array<number>(span);
+  let count = 0;
+  for (let at = 0; count < lineNo; count++) {
+    starts[count % span] = at;
+    const nl = text.indexOf('\n', at);
+    if (nl < 0) {
+      count += 1;
+      break;
+    }
+    at = nl + 1;
+  }
+  // `count` lines are known (fewer than lineNo when the text ends first); read back from the last.
   let frame: string | null = null;
-  for (let i = end; i >= 0 && i >= end - TRACEBACK_LOOKBACK; i--) {
-    const l = lines[i]!.replace(ANSI_RE, '');
+  for (let i = count - 1; i >= 0 && i >= count - span; i--) {
+    const start = starts[i % span]!;
+    const nl = text.indexOf('\n', start);
+    const l = text.slice(start, nl < 0 ? text.length : nl).replace(ANSI_RE, '');
     if (TRACEBACK_RE.test(l)) return frame;
     const m = FRAME_RE.exec(l);
     if (m && frame === null) frame = frameOf(m);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 // Fingerprints on real corpus lines: the same failure on another rank, host or day is one group;
 // a different cause is another.
 import { describe, expect, it } from 'vitest';
@@ -103,6 +104,36 @@ describe('fingerprintOf on Diagnosis objects from real corpus lines', () => {
     const ima = corpusLog('gpu-025.log').split('\n').find((l) => l.includes('illegal memory access'))!;
     const ecc = corpusLog('gpu-041.log').split('\n').find((l) => l.includes('uncorrectable ECC'))!;
     expect(fpOf(diag('cuda.error', ima))).not.toBe(fpOf(diag('cuda.error', ecc)));
+  });
+
+  it('finds the top frame by line number as reading the log line by line would, wherever the traceback is', () => {
+    // The oracle reads the lines split apart: the innermost `File "…", line N, in f` between the evidence
+    // line and the Traceback header above it (within 400 lines), or none without a header.
+    const oracle = (text: string, lineNo: number): string | null => {
+      const lines = text.split('\n');
+      let frame: string | null = null;
+      for (let i = Math.min(lineNo, lines.length) - 1; i >= 0 && i >= Math.min(lineNo, lines.length) - 401; i--) {
+        const l = lines[i]!.replace(/\x1b\[[0-9;]*m/g, '');
+        if (/^\s*(?:\[[^\]]*\]:?\s*)?Traceback \(most recent call last\):/.test(l)) return frame;
+        const m = /^\s*File "(?:[^"]*\/)?([^"/]+)", line \d+, in (\S+)/.exec(l);
+        if (m && frame === null) frame = `${m[1]}:${m[2]}`;
+      }
+      return null;
+    };
+    const piece = fc.constantFrom('Traceback (most recent call last):', '[rank1]: Traceback (most recent call last):', '  File "/w/train.py", line 3, in main', '  File "model.py", line 9, in forward', 'RuntimeError: boom', 'step 7 loss 0.1', '', '\x1b[31mTraceback (most recent call last):\x1b[0m');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 900 }), fc.boolean(), fc.integer({ min: -1, max: 950 }), (lines, endsWithNewline, n) => {
+        const text = lines.join('\n') + (endsWithNewline ? '\n' : '');
+        expect(topFrameAt(text, n)).toBe(oracle(text, n));
+      }),
+      { numRuns: 300 },
+    );
+    // At the edge of the 400 lines looked back.
+    for (let gap = 396; gap <= 402; gap++) {
+      const text = ['noise', 'Traceback (most recent call last):', '  File "model.py", line 9, in forward', ...Array<string>(gap).fill('x'), 'RuntimeError: boom'].join('\n');
+      for (const n of [gap + 3, gap + 4, gap + 5]) expect(topFrameAt(text, n), `gap ${gap} line ${n}`).toBe(oracle(text, n));
+    }
+    expect(topFrameAt(['Traceback (most recent call last):', '  File "model.py", line 9, in forward', ...Array<string>(398).fill('x'), 'RuntimeError: boom'].join('\n'), 401)).toBe('model.py:forward');
   });
 
   it('the top frame of the traceback above the evidence line is part of the fingerprint', () => {
