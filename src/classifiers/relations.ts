@@ -266,6 +266,15 @@ export const SYMPTOMS: SymptomMechanism[] = [
     consequence: "The other ranks' SIGTERMs are its consequence: torchelastic sends the surviving workers SIGTERM once one worker fails.",
   },
   {
+    id: 'launcher-teardown',
+    source: 'DeepSpeed launcher/launch.py sigkill_handler: after one child exits non-zero it logs "Killing subprocess N" for every child and "<cmd> exits with return code = N"; sent SIGTERM itself it logs "Main process received SIGTERM, exiting"',
+    symptomRules: ['host.sigkill_worker'],
+    wording: [/sigkill_handler\] Killing subprocess \d+/],
+    unlessBundleHas: ['host.launcher_signal'],
+    causes: [{ classes: ANY_FAILURE.filter((c) => c !== 'host.killed'), order: 'any', minStrength: 7 }],
+    consequence: "DeepSpeed's \"Killing subprocess\" lines are its consequence: the launcher kills the other processes once one fails.",
+  },
+  {
     id: 'exit-wrapper',
     source: 'PyTorch torchelastic ChildFailedError (errors/__init__.py), CPython subprocess CalledProcessError ("returned non-zero exit status N"), GNU make ("*** [target] Error N"), GitHub Actions ("Process completed with exit code N")',
     symptomClasses: ['user.code_error'],

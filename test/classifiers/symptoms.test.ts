@@ -374,3 +374,40 @@ describe("CUDA failures NCCL reports while tearing down after a transport failur
     expect(classifyText([cuda, abort, ib, ''].join('\n')).class).toBe('cuda.error');
   });
 });
+
+describe("DeepSpeed's launcher killing the other processes after one failed", () => {
+  // deepspeed/launcher/launch.py sigkill_handler, through DeepSpeed's logger.
+  const teardown = (tail: string[], head: string[] = []) =>
+    [
+      ...head,
+      '[2026-12-02 10:00:05,100] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 4101',
+      '[2026-12-02 10:00:05,101] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 4102',
+      ...tail,
+      '',
+    ].join('\n');
+  const exit = (code: number) => `[2026-12-02 10:00:05,300] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python3', '-u', 'train.py', '--local_rank=1', '--deepspeed', 'ds.json'] exits with return code = ${code}`;
+  const keyError = ['Traceback (most recent call last):', '  File "/work/train.py", line 60, in main', '    tok = tokenizer(batch["prompt"])', "KeyError: 'prompt'"];
+
+  it("are the child's failure, not a kill from outside", () => {
+    const d = classifyText(teardown([exit(1)], keyError));
+    expect(d.class).toBe('user.code_error');
+    expect(d.evidence[0]!.text).toMatch(/KeyError: 'prompt'/);
+    expect(d.hint).toMatch(/"Killing subprocess" lines are its consequence/);
+  });
+
+  it("with only the launcher's lines, the child's own non-zero exit code is the failure", () => {
+    const d = classifyText(teardown([exit(1)]));
+    expect(d.class).toBe('user.code_error');
+    expect(d.evidence[0]!.rule).toBe('user.launcher_child_exit');
+  });
+
+  it('a child that was itself SIGKILLed stays a kill', () => {
+    expect(classifyText(teardown([exit(-9)])).class).toBe('host.killed');
+  });
+
+  it('a launcher that was sent SIGTERM was stopped from outside', () => {
+    const d = classifyText(teardown(['[2026-12-02 10:00:05,400] [INFO] [launch.py:329:sigkill_handler] Main process received SIGTERM, exiting']));
+    expect(d.class).toBe('host.killed');
+    expect(d.evidence[0]!.rule).toBe('host.launcher_signal');
+  });
+});

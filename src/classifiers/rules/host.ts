@@ -228,7 +228,12 @@ export const hostRules = defineRules([
     // "Process N got signal: 15"). SIGINT (2) is a terminal's Ctrl-C: not an outside kill.
     id: 'host.launcher_signal',
     class: 'host.killed',
-    patterns: [/Received (?!2 |SIGINT)(\d{1,2}|SIG[A-Z]{2,6}) death signal, shutting down workers/, /SignalException: Process \d+ got signal: (?!2\b)(\d{1,2})/],
+    patterns: [
+      /Received (?!2 |SIGINT)(\d{1,2}|SIG[A-Z]{2,6}) death signal, shutting down workers/,
+      /SignalException: Process \d+ got signal: (?!2\b)(\d{1,2})/,
+      // DeepSpeed's launcher (launcher/launch.py sigkill_handler) when it is itself sent SIGTERM.
+      /sigkill_handler\] Main process received SIGTERM, exiting/,
+    ],
     strength: 45,
     extract: (line) =>
       /Received 1 |got signal: 1\b|SIGHUP/.test(line)

@@ -110,6 +110,17 @@ export const userCodeRules = defineRules([
     hint: "An exception in the run's own code: fix it at the innermost project frame of the traceback.",
   },
   {
+    // DeepSpeed's launcher (launcher/launch.py): once a child exits non-zero it kills the others
+    // ("Killing subprocess N") and logs "<cmd> exits with return code = N". A positive code is the
+    // child's own exit (an uncaught exception, sys.exit); a signal is a negative one (host rules).
+    id: 'user.launcher_child_exit',
+    class: 'user.code_error',
+    patterns: [/\bexits with return code = ([1-9]\d{0,2})\b/],
+    strength: 9,
+    why: "DeepSpeed's launcher reports a training process that exited with a non-zero code of its own",
+    hint: "A training process exited with a non-zero code of its own (an uncaught exception or sys.exit), and DeepSpeed's launcher then killed the others. Its traceback is in that process's output, above the launcher's lines.",
+  },
+  {
     id: 'user.ray_task_error',
     class: 'user.code_error',
     patterns: [/RayTaskError\((\w+)\)/],
