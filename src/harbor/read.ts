@@ -1,7 +1,11 @@
 // Bounded file reads for Harbor folders. A trial folder holds whatever an agent left behind
 // (multi-GB logs, recordings, images), so every read has a byte budget and keeps the head and the
 // tail of a large text, saying what was cut, the way bundles do (DESIGN §1).
-import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+// agent/ and verifier/ are mounted into the sandbox, so the agent under evaluation writes there: a
+// file is read only if its own name is not a link (O_NOFOLLOW: a link to /root/.ssh/id_rsa would
+// resolve on the host at import) and it is a regular file (O_NONBLOCK and fstat: a FIFO cannot hang
+// the import); folders met while listing are walked only when they are not links.
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 export const READ_LIMITS = {
@@ -33,13 +37,26 @@ function readRange(fd: number, pos: number, len: number): Buffer {
   return buf.subarray(0, off);
 }
 
-/** Whole file up to maxBytes; above it, the first quarter and the last three quarters of the budget. */
-export function readBoundedText(path: string, maxBytes = READ_LIMITS.textBytes): BoundedText | null {
+/** A regular file opened without following a link at its name; null otherwise (missing, a link, a FIFO, a folder). */
+function openFile(path: string): { fd: number; st: Stats } | null {
   let fd: number;
   try {
-    const st = statSync(path);
-    if (!st.isFile()) return null;
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  const st = fstatSync(fd);
+  if (st.isFile()) return { fd, st };
+  closeSync(fd);
+  return null;
+}
+
+/** Whole file up to maxBytes; above it, the first quarter and the last three quarters of the budget. */
+export function readBoundedText(path: string, maxBytes = READ_LIMITS.textBytes): BoundedText | null {
+  try {
+    const f = openFile(path);
+    if (!f) return null;
+    const { fd, st } = f;
     try {
       if (st.size <= maxBytes) return { text: readRange(fd, 0, st.size).toString('utf8'), bytes: st.size, truncated: false };
       const head = Math.floor(maxBytes / 4);
@@ -58,11 +75,11 @@ export function readBoundedText(path: string, maxBytes = READ_LIMITS.textBytes):
 /** Whole file or nothing (null when missing, unreadable or above maxBytes). */
 export function readWholeText(path: string, maxBytes: number): { text: string | null; bytes: number; tooLarge: boolean } {
   try {
-    const st = statSync(path);
-    if (!st.isFile()) return { text: null, bytes: 0, tooLarge: false };
-    if (st.size > maxBytes) return { text: null, bytes: st.size, tooLarge: true };
-    const fd = openSync(path, 'r');
+    const f = openFile(path);
+    if (!f) return { text: null, bytes: 0, tooLarge: false };
+    const { fd, st } = f;
     try {
+      if (st.size > maxBytes) return { text: null, bytes: st.size, tooLarge: true };
       return { text: readRange(fd, 0, st.size).toString('utf8'), bytes: st.size, tooLarge: false };
     } finally {
       closeSync(fd);
@@ -74,7 +91,9 @@ export function readWholeText(path: string, maxBytes: number): { text: string | 
 
 export function looksBinary(path: string): boolean {
   try {
-    const fd = openSync(path, 'r');
+    const f = openFile(path);
+    if (!f) return true;
+    const { fd } = f;
     try {
       const b = readRange(fd, 0, 8192);
       return b.includes(0);
@@ -119,9 +138,10 @@ export function isDir(p: string): boolean {
   }
 }
 
+/** A regular file whose own name is not a link (what the reads above will open). */
 export function isFile(p: string): boolean {
   try {
-    return statSync(p).isFile();
+    return lstatSync(p).isFile();
   } catch {
     return false;
   }
