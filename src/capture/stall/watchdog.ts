@@ -7,6 +7,12 @@
 // recorder makes it print ("ProcessGroupNCCL preparing to dump debug info", seen on the H200), and
 // that echo must not end the episode and start another.
 import { open, stat } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+
+// The window is measured on the monotonic clock: the wall clock steps (NTP, a VM resumed, an admin's
+// `date -s`), and a step forward past the window made a healthy job "stall" (and with
+// --stall-action kill, killed it), a step back hid a real stall for as long as the step.
+const monotonic = () => performance.now();
 
 export interface StallWatchdogOptions {
   afterMs: number;
@@ -26,7 +32,9 @@ const MAX_LOG_READ = 1024 * 1024;
 const ECHO_MS = 1000;
 
 export class StallWatchdog {
-  private lastProgress = Date.now();
+  /** Monotonic ms of the last progress (the window), and its wall-clock time (what reports say). */
+  private lastProgress = monotonic();
+  private lastProgressWall = Date.now();
   private stalled = false;
   private episodes = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -49,7 +57,8 @@ export class StallWatchdog {
 
   async start(): Promise<void> {
     for (const f of this.opts.logFiles) this.logSizes.set(f, await sizeOf(f));
-    this.lastProgress = Date.now();
+    this.lastProgress = monotonic();
+    this.lastProgressWall = Date.now();
     const tick = this.opts.tickMs ?? Math.min(1000, Math.max(50, Math.floor(this.opts.afterMs / 5)));
     this.timer = setInterval(() => void this.tick(), tick);
   }
@@ -79,11 +88,12 @@ export class StallWatchdog {
   }
 
   private progressed(): void {
-    if (this.inFlight.size || Date.now() < this.echoUntil) return;
-    this.lastProgress = Date.now();
+    if (this.inFlight.size || monotonic() < this.echoUntil) return;
+    this.lastProgress = monotonic();
+    this.lastProgressWall = Date.now();
     if (this.stalled) {
       this.stalled = false;
-      this.onResume({ episode: this.episodes, lastProgressAt: new Date(this.lastProgress) });
+      this.onResume({ episode: this.episodes, lastProgressAt: new Date(this.lastProgressWall) });
     }
   }
 
@@ -92,14 +102,14 @@ export class StallWatchdog {
     this.ticking = true;
     try {
       await this.checkLogs();
-      if (this.stalled || Date.now() - this.lastProgress < this.opts.afterMs) return;
+      if (this.stalled || monotonic() - this.lastProgress < this.opts.afterMs) return;
       this.stalled = true;
-      const e = { episode: ++this.episodes, lastProgressAt: new Date(this.lastProgress) };
+      const e = { episode: ++this.episodes, lastProgressAt: new Date(this.lastProgressWall) };
       const p = this.onStall(e)
         .catch(() => {})
         .finally(() => {
           this.inFlight.delete(p);
-          this.echoUntil = Date.now() + ECHO_MS;
+          this.echoUntil = monotonic() + ECHO_MS;
         });
       this.inFlight.add(p);
     } finally {
