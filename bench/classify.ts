@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { classifyLogFile } from '../src/commands/classify.js';
 import { prefilterKeys } from '../src/classifiers/engine.js';
 
@@ -129,10 +129,10 @@ function grepTimed(patternsFile: string, file: string, mode: '-E' | '-F' = '-E')
   return { seconds: Number(t[1]), cpu: Number(t[2]) + Number(t[3]) };
 }
 
-async function classifyTimed(file: string): Promise<Timed & { cls: string }> {
+async function classifyTimed(file: string, classify: (file: string) => Promise<{ class: string }> = classifyLogFile): Promise<Timed & { cls: string }> {
   const t0 = process.hrtime.bigint();
   const c0 = process.cpuUsage();
-  const d = await classifyLogFile(file);
+  const d = await classify(file);
   const c = process.cpuUsage(c0);
   return { seconds: Number(process.hrtime.bigint() - t0) / 1e9, cpu: (c.user + c.system) / 1e6, cls: d.class };
 }
@@ -166,16 +166,27 @@ export async function benchClassify(opts: { speedBytes?: number; rssBytes?: numb
     log(`wrote ${(speedBytes / MiB).toFixed(0)} MiB log (${shared ? `${shared}/make-big-log` : 'bench/classify.ts'}); grep patterns ${patterns}`);
     // Warm both (page cache, JIT) once, then five runs each, interleaved so that a busy machine slows
     // both alike; the medians are reported.
+    // BENCH_CLASSIFY_OTHER=<another checkout>: that tree's streaming classifier is timed too, in
+    // the same process and interleaved, as a baseline (e.g. main before a change).
+    const otherTree = process.env.BENCH_CLASSIFY_OTHER;
+    const other = otherTree ? ((await import(pathToFileURL(join(resolve(otherTree), 'src/commands/classify.ts')).href)) as { classifyLogFile: (f: string) => Promise<{ class: string }> }).classifyLogFile : null;
     grepTimed(patterns, big);
     await classifyTimed(big);
+    if (other) await classifyTimed(big, other);
     const g: Timed[] = [];
     const c: Timed[] = [];
+    const o: Timed[] = [];
     let cls = '';
     for (let i = 0; i < REPEATS; i++) {
       g.push(grepTimed(patterns, big));
       const r = await classifyTimed(big);
       c.push(r);
       cls = r.cls;
+      if (other) {
+        const r2 = await classifyTimed(big, other);
+        if (r2.cls !== cls) throw new Error(`${otherTree} says ${r2.cls}, this tree ${cls}`);
+        o.push(r2);
+      }
     }
     const median = (xs: Timed[], k: keyof Timed) => xs.map((x) => x[k]).sort((a, b) => a - b)[xs.length >> 1]!;
     const grepS = median(g, 'seconds');
@@ -193,6 +204,11 @@ export async function benchClassify(opts: { speedBytes?: number; rssBytes?: numb
       { name: 'classify throughput', value: round(speedBytes / MiB / clsS), unit: 'MiB/s', baseline: round(speedBytes / MiB / grepS), ratio: round(grepS / clsS) },
       { name: 'classify 256 MiB log vs grep -F -f keys (reference)', value: round(clsS), unit: 's', baseline: round(grepF), ratio: round(clsS / grepF) },
     ];
+    if (other) {
+      const otherCpu = median(o, 'cpu');
+      log(`medians of ${REPEATS}: ${otherTree} classify ${median(o, 'seconds').toFixed(2)} s wall, ${otherCpu.toFixed(2)} s CPU`);
+      rows.push({ name: `classify 256 MiB, this tree vs ${otherTree}, CPU`, value: round(clsCpu), unit: 's', baseline: round(otherCpu), ratio: round(clsCpu / otherCpu) });
+    }
     rmSync(big, { force: true });
     const huge = join(dir, 'huge.log');
     makeLog(huge, rssBytes);
