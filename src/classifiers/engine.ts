@@ -5,6 +5,7 @@
 // structured bundle evidence, which arrives as typed signals (signals.ts, structured.ts, resolve.ts).
 import { parseFrame, parseLogTime, parsePySpyFrame, parseRank, splitPrefix, visibleText, type LogTime } from '../logline.js';
 import { FLAG_NEWLINE, keysIn } from './ac.js';
+import { buildVocabulary, vocabularyGuess, type Vocabulary } from './fallback.js';
 import { FailureLines, SEVERITY_KEYS, type FailureLine } from './failure-lines.js';
 import { WASM_BLOCK, WasmScanner } from './wasm-scan.js';
 import { buildPrefilter, CandidateScratch } from './prefilter.js';
@@ -20,6 +21,7 @@ import { StackTracker } from './stacks.js';
 import type { SignalKind, StructuredSignal } from './signals.js';
 import { structuredSignals } from './structured.js';
 import type { BundleInput, Diagnosis } from './types.js';
+import { RULESET_VERSION } from './version.js';
 
 export { ANSI_RE, parseRank } from '../logline.js';
 
@@ -327,7 +329,11 @@ export class Engine implements LogClassifier {
     }
   }
 
-  finish(structured?: BundleInput): Diagnosis {
+  /**
+   * `fallback: false`: no vocabulary guess when no rule decided (a Harbor trial or a live bundle is
+   * decided from its own records; the ablation measures the rules alone).
+   */
+  finish(structured?: BundleInput, opts: { fallback?: boolean } = {}): Diagnosis {
     for (const [file, fs] of this.files) {
       contained(() => {
         if (fs.carry && fs.carry.length) this.endLine(file, fs, fs.carry, 0, fs.carry.length);
@@ -360,7 +366,14 @@ export class Engine implements LogClassifier {
       });
       for (const s of signals) this.addSignal(s);
     }
-    return resolveDiagnosis(this.signals(), this.ctx);
+    const d = resolveDiagnosis(this.signals(), this.ctx);
+    if (d.class !== 'unknown' || opts.fallback === false) return d;
+    // No rule decided: the producers' vocabulary in the failure lines may still point to a class (fallback.ts).
+    let guess: Diagnosis | null = null;
+    contained(() => {
+      guess = vocabularyGuess(this.failures.lines(), vocabulary(), RULESET_VERSION);
+    });
+    return guess ?? d;
   }
 
   /** The failure lines kept so far (failure-lines.ts): the first and the last ones the producers flagged, in order. */
@@ -520,11 +533,12 @@ export class Engine implements LogClassifier {
         const c = this.scratch.candidatesAt(buf, start, end, fs.hitIds, fs.hitAt, fs.idN);
         const rest = c.context & ~CX.failure;
         const context = rest ? this.byteContext(rest, fs, lineNumber, buf, start, end) : 0;
-        const failure = c.context & CX.failure && fs.section === 'log' && !fs.longLine;
+        const failure = (c.context & CX.failure) !== 0 && fs.section === 'log' && !fs.longLine;
         if (c.patterns.length || context || failure) {
           const text = visibleText(buf.toString('utf8', start, end));
-          if (failure) this.failures.note(file, lineNumber, text);
-          if (c.patterns.length || context) this.evalLine(file, lineNumber, text, fs.section, c.patterns, context, {}, fs);
+          const judged = c.patterns.length || context ? this.evalLine(file, lineNumber, text, fs.section, c.patterns, context, {}, fs, failure) : false;
+          // A line a rule has judged (fired on, or ruled out) is not the fallback's to read again.
+          if (failure && !judged) this.failures.note(file, lineNumber, text);
         }
       } else {
         this.evalWindows(file, fs, buf, start, end, lineNumber);
@@ -557,8 +571,13 @@ export class Engine implements LogClassifier {
     }
   }
 
-  /** Try the candidate patterns (indices into PREFILTER.patterns, ascending) on one visible line. */
-  private evalLine(file: string, lineNumber: number, line: string, section: Section, patterns: number[], context: number, extra: LineExtra, fs?: FileState): void {
+  /**
+   * Try the candidate patterns (indices into PREFILTER.patterns, ascending) on one visible line. Returns
+   * whether a rule judged it: fired on it, or matched it and ruled it out (`unless`, an extract's null
+   * class, a section the rule does not count in; with `judgeAll` the last is tested too). A traceback
+   * position it is not in (`raisedIn`) and the bare-exception catch-all only place a line, they do not judge it.
+   */
+  private evalLine(file: string, lineNumber: number, line: string, section: Section, patterns: number[], context: number, extra: LineExtra, fs?: FileState, judgeAll = false): boolean {
     if (fs && line.startsWith('==> ')) {
       const h = HEADER_RE.exec(line);
       if (h) {
@@ -567,11 +586,12 @@ export class Engine implements LogClassifier {
         fs.inRootCause = false;
         fs.rootEntry = undefined;
         fs.progress.section(path, fs.section, lineNumber);
-        return;
+        return false;
       }
     }
     if (context) this.context(context, line, file, lineNumber, fs);
-    if (patterns.length === 0) return;
+    if (patterns.length === 0) return false;
+    let judged = false;
     let rankCache: number | undefined | null = null;
     let timeCache: LogTime | undefined | null = null;
     let raisedCache: TracebackEnd | undefined | null = null;
@@ -582,19 +602,29 @@ export class Engine implements LogClassifier {
       let m: RegExpExecArray | null = null;
       const rule = RULES[ri]!;
       const allowed = (rule.sections ?? DEFAULT_SECTIONS).includes(section);
-      for (; i < patterns.length && all[patterns[i]!]!.rule === ri; i++) if (allowed && !m) m = all[patterns[i]!]!.re.exec(line);
+      const tried = allowed || (judgeAll && !judged);
+      for (; i < patterns.length && all[patterns[i]!]!.rule === ri; i++) if (tried && !m) m = all[patterns[i]!]!.re.exec(line);
       if (!m) continue;
+      if (!allowed) {
+        judged = true;
+        continue;
+      }
       if (rule.raisedIn) {
         if (raisedCache === null) raisedCache = extra.raisedIn ?? (fs ? tracebackEndAt(fs, lineNumber, line) : undefined);
         if (!raisedInMatches(rule.raisedIn, raisedCache)) continue;
       }
-      if (rule.unless?.some((u) => u.test(line))) continue;
+      if (rule.unless?.some((u) => u.test(line))) {
+        judged = true;
+        continue;
+      }
       const extracted: Extracted = rule.extract ? safeExtract(rule, line, m) : {};
+      judged ||= !PLACING_RULES.has(rule.id);
       if (extracted.classOverride === null) continue;
       if (rankCache === null) rankCache = extra.rank ?? extracted.rank ?? parseRank(line);
       if (timeCache === null) timeCache = extra.time ?? parseLogTime(line);
       this.record(rule, extracted, file, lineNumber, line, section, { ...extra, rank: rankCache, time: timeCache });
     }
+    return judged;
   }
 
   /** Keep a signal: the first few of each rule and its latest. */
@@ -753,6 +783,12 @@ export class Engine implements LogClassifier {
   }
 }
 
+/**
+ * Rules that only place a line (a bare `RuntimeError:`/`Exception:` counts at the end of a traceback, the
+ * engine's gate decides): when they do not count, the line's words are still the fallback's to read.
+ */
+const PLACING_RULES = new Set<string>(['user.traceback_generic']);
+
 // A harness's result JSON and a verifier's test output quote task text and graded tracebacks: not failures of the run.
 const DEFAULT_SECTIONS: Section[] = ['log', 'agent'];
 
@@ -823,6 +859,12 @@ function safeExtract(rule: Rule, line: string, m: RegExpExecArray): Extracted {
     out = rule.extract!(line, m) ?? {};
   });
   return out;
+}
+
+let VOCABULARY: Vocabulary | undefined;
+/** The vocabulary of the rules in force and the lexicon, built on first use. */
+function vocabulary(): Vocabulary {
+  return (VOCABULARY ??= buildVocabulary(RULES));
 }
 
 export function createLogClassifier(): LogClassifier {

@@ -4,7 +4,7 @@
 // (SEVERITY_KEYS are context keys of the one automaton), so lines without one cost nothing.
 import { splitPrefix } from '../logline.js';
 import { deriveKeys } from './keys.js';
-import { SEVERITY_MARKERS } from './rules/severity.js';
+import { LOWER_LEVELS, SEVERITY_MARKERS } from './rules/severity.js';
 
 /** The first failure lines show how it began, the last how it ended (a traceback's exception line is near the end). */
 export const FIRST_KEPT = 16;
@@ -34,8 +34,9 @@ export const SEVERITY_KEYS: readonly string[] = (() => {
   return [...keys];
 })();
 
-/** Whether a producer flags this (visible) line as a failure. */
+/** Whether a producer flags this (visible, prefix-free) line as a failure: a marker, and no lower level of its own at its head. */
 export function isFailureLine(text: string): boolean {
+  for (const l of LOWER_LEVELS) if (l.re.test(text)) return false;
   for (const m of SEVERITY_MARKERS) if (m.re.test(text)) return true;
   return false;
 }

@@ -70,7 +70,7 @@ export function scanHarborSignals(input: BundleInput): SignalScan {
     if (path === 'harbor/result.json') engine.feed(RESULT_MESSAGE, exceptionTextOfResult(text));
     else engine.feed(path, text.length > MAX_TEXT_SCANNED ? text.slice(0, MAX_TEXT_SCANNED) : text);
   }
-  engine.finish();
+  engine.finish(undefined, { fallback: false });
   for (const sig of engine.signals()) {
     const file = sig.file === RESULT_MESSAGE ? 'harbor/result.json' : sig.file;
     if (!INFRA_SET.has(sig.class as InfraClass) || !isTrustedSignalFile(file)) continue;

@@ -21,13 +21,16 @@ export function classifyBundle(input: BundleInput): Diagnosis {
     engine.feed(path, text);
   }
   const safeInput: BundleInput = { ...input, files };
-  const fromLogs = engine.finish(safeInput);
+  const live = isLiveBundle(safeInput);
+  const harborResult = files.has('harbor/result.json');
+  const harborWithout = !!input?.harborResultProblem || files.has('harbor/trial.log') || files.has('harbor/config.json');
+  // A vocabulary guess (fallback.ts) only where the logs alone decide: a live bundle's stacks and a
+  // Harbor trial's records say more than a guess from words.
+  const fromLogs = engine.finish(safeInput, { fallback: !live && !harborResult && !harborWithout });
   // Taken while the run still ran (a stall, `fdiag snapshot`): the live evidence decides.
-  if (isLiveBundle(safeInput)) return decideHang(safeInput, fromLogs);
-  if (files.has('harbor/result.json')) return decideHarborTrial(safeInput, fromLogs);
+  if (live) return decideHang(safeInput, fromLogs);
+  if (harborResult) return decideHarborTrial(safeInput, fromLogs);
   // A Harbor trial killed before it wrote result.json: no score, only its logs.
-  if (input?.harborResultProblem || files.has('harbor/trial.log') || files.has('harbor/config.json')) {
-    return decideHarborTrialWithoutResult(safeInput, fromLogs, input?.harborResultProblem);
-  }
+  if (harborWithout) return decideHarborTrialWithoutResult(safeInput, fromLogs, input?.harborResultProblem);
   return fromLogs;
 }

@@ -8,6 +8,8 @@ import { EXPLAINS, SYMPTOMS, type Explains, type SymptomMechanism } from './rela
 import type { Rule } from './rule.js';
 import { FACT_RULES, type FactRule } from './rules/facts.js';
 import { AGENT_LOOPS } from './rules/agent.js';
+import { LEXICON, type LexiconEntry } from './rules/lexicon.js';
+import { LOWER_LEVELS, SEVERITY_MARKERS, type SeverityMarker } from './rules/severity.js';
 import { RULES } from './rules/index.js';
 import { TEST_RUNNERS } from './rules/verifier.js';
 
@@ -16,7 +18,19 @@ export const ENGINE_REVISION = '2026.12.02';
 
 const re = (r: RegExp): string => `/${r.source}/${r.flags}`;
 
-export function rulesetVersion(rules: readonly Rule[], facts: readonly FactRule[], explains: readonly Explains[], symptoms: readonly SymptomMechanism[] = SYMPTOMS): string {
+/** What the vocabulary fallback reads besides the rules (fallback.ts): part of the version like a rule. */
+export interface FallbackData {
+  lexicon: readonly LexiconEntry[];
+  markers: readonly SeverityMarker[];
+}
+
+export function rulesetVersion(
+  rules: readonly Rule[],
+  facts: readonly FactRule[],
+  explains: readonly Explains[],
+  symptoms: readonly SymptomMechanism[] = SYMPTOMS,
+  fallback: FallbackData = { lexicon: LEXICON, markers: [...SEVERITY_MARKERS, ...LOWER_LEVELS] },
+): string {
   const h = createHash('sha256');
   for (const r of rules) h.update(JSON.stringify([r.id, r.class, r.strength, r.sections ?? null, r.patterns.map(re), (r.unless ?? []).map(re), !!r.extract, r.why, r.hint]));
   for (const f of facts) h.update(JSON.stringify([f.rule, f.on, f.section ?? null, !!f.extract]));
@@ -25,6 +39,9 @@ export function rulesetVersion(rules: readonly Rule[], facts: readonly FactRule[
   // The structure vocabularies (progress.ts) decide agent.loop_cut / verifier.no_test_summary as much as a rule's patterns.
   for (const a of AGENT_LOOPS) h.update(JSON.stringify([a.agent, a.step.map(re), a.end.map(re)]));
   for (const t of TEST_RUNNERS) h.update(JSON.stringify([t.runner, t.start.map(re), t.summary.map(re)]));
+  // The vocabulary fallback's data (fallback.ts): which lines it reads and the words it weighs.
+  for (const m of fallback.markers) h.update(JSON.stringify(['severity', re(m.re)]));
+  for (const e of fallback.lexicon) h.update(JSON.stringify(['lexicon', e.class, e.terms]));
   return `${ENGINE_REVISION}.${h.digest('hex').slice(0, 12)}`;
 }
 

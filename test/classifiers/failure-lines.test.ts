@@ -38,10 +38,10 @@ describe('failure lines: what producers flag as a failure', () => {
       'ERROR 12-02 10:11:14 [engine.py:160] Engine background task failed',
       '[2026-12-02 10:11:15,123 E 4521 4580] core_worker.cc:512: Unexpected error from the GCS',
       'panic: runtime error: invalid memory address or nil pointer dereference',
-      'E       AssertionError: assert 3 == 4',
+      'E       assert 3 == 4',
       "thread 'main' panicked at src/main.rs:4:5:",
       'subprocess.CalledProcessError: Command \'["make"]\' returned non-zero exit status 2.',
-      '  Warning  BackOff    2m (x4 over 3m)  kubelet  Back-off restarting failed container trainer',
+      '  Warning  FailedPreStopHook  2m  kubelet  PreStopHook failed',
       'step 100 loss 1.23 lr 0.0001',
     ].join('\n');
     const kept = failureLinesOf(log).map((l) => l.line);
@@ -49,13 +49,35 @@ describe('failure lines: what producers flag as a failure', () => {
   });
 
   it('keeps the text without the stream prefix, and where the line is', () => {
-    const [l] = failureLinesOf('hello\n(WorkerDict pid=3120) [rank0]: torch.OutOfMemoryError: CUDA out of memory.\n');
-    expect(l).toEqual({ file: 'logs/stdout.log', line: 2, text: 'torch.OutOfMemoryError: CUDA out of memory.' });
+    const [l] = failureLinesOf('hello\n(WorkerDict pid=3120) [rank0]: shardlib.ChecksumError: shard 12 of 64 is corrupt\n');
+    expect(l).toEqual({ file: 'logs/stdout.log', line: 2, text: 'shardlib.ChecksumError: shard 12 of 64 is corrupt' });
   });
 
   it('keeps a line repeated by every rank once', () => {
-    const lines = Array.from({ length: 8 }, (_, r) => `[rank${r}]:[E1202 10:11:13.34 ProcessGroupNCCL.cpp:1484] [PG 0 Rank ${r}] Watchdog caught collective operation timeout`);
+    const lines = Array.from({ length: 8 }, (_, r) => `[rank${r}]:[E1202 10:11:13.34 shard_loader.cpp:77] [Rank ${r}] shard 12 checksum mismatch`);
     expect(failureLinesOf(lines.join('\n'))).toHaveLength(1);
+  });
+
+  it('skips a line its producer marks as information or a warning, whatever its words', () => {
+    const log = [
+      'W1201 10:00:00.000000 811 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 2372 closing signal SIGKILL',
+      'WARNING:urllib3.connectionpool:Retrying (Retry(total=4)) after connection broken: failed to read',
+      'time="2026-12-02T10:11:12Z" level=warning msg="failed to pull layer, retrying"',
+      'time="2026-12-02T10:11:13Z" level=error msg="failed to pull layer"',
+    ].join('\n');
+    expect(failureLinesOf(log).map((l) => l.line)).toEqual([4]);
+  });
+
+  it('leaves out a line a rule has judged: fired on, or ruled out', () => {
+    const log = [
+      'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.', // cuda.oom fires
+      // config.pydantic rules out a request model's validation error (the API's 4xx, not the run's config).
+      'pydantic_core._pydantic_core.ValidationError: 1 validation error for ChatCompletionRequest',
+      // An agent-install rule counts only in an agent's log: in the run's own log it is not the agent's install.
+      'ERROR: No matching distribution found for openhands-ai==0.99.0',
+      'shardlib.ChecksumError: shard 12 of 64 is corrupt',
+    ].join('\n');
+    expect(failureLinesOf(log).map((l) => l.line)).toEqual([4]);
   });
 
   it('counts lines of the run log only, not a verifier’s output', () => {

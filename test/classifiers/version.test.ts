@@ -1,9 +1,11 @@
 // The ruleset version is a hash of the rules (src/classifiers/version.ts): the archive re-classifies
 // bundles whose stored version differs, so any rule change must give a new one, and nothing else may.
 import { describe, expect, it } from 'vitest';
-import { EXPLAINS } from '../../src/classifiers/relations.js';
+import { EXPLAINS, SYMPTOMS } from '../../src/classifiers/relations.js';
 import { FACT_RULES } from '../../src/classifiers/rules/facts.js';
 import { RULES } from '../../src/classifiers/rules/index.js';
+import { LEXICON } from '../../src/classifiers/rules/lexicon.js';
+import { LOWER_LEVELS, SEVERITY_MARKERS } from '../../src/classifiers/rules/severity.js';
 import { RULESET_VERSION, rulesetVersion } from '../../src/classifiers/version.js';
 
 describe('ruleset version', () => {
@@ -22,5 +24,13 @@ describe('ruleset version', () => {
     for (const v of variants) expect(rulesetVersion(v, FACT_RULES, EXPLAINS)).not.toBe(RULESET_VERSION);
     expect(rulesetVersion(RULES, FACT_RULES.slice(1), EXPLAINS)).not.toBe(RULESET_VERSION);
     expect(rulesetVersion(RULES, FACT_RULES, [{ ...EXPLAINS[0]!, causes: ['user.code_error'] }, ...EXPLAINS.slice(1)])).not.toBe(RULESET_VERSION);
+  });
+
+  it('changes with the vocabulary fallback’s lexicon or severity markers', () => {
+    const [entry, ...more] = LEXICON;
+    const markers = [...SEVERITY_MARKERS, ...LOWER_LEVELS];
+    expect(rulesetVersion(RULES, FACT_RULES, EXPLAINS, SYMPTOMS, { lexicon: LEXICON, markers })).toBe(RULESET_VERSION);
+    expect(rulesetVersion(RULES, FACT_RULES, EXPLAINS, SYMPTOMS, { lexicon: [{ ...entry!, terms: [...entry!.terms, 'one more term'] }, ...more], markers })).not.toBe(RULESET_VERSION);
+    expect(rulesetVersion(RULES, FACT_RULES, EXPLAINS, SYMPTOMS, { lexicon: LEXICON, markers: markers.slice(1) })).not.toBe(RULESET_VERSION);
   });
 });

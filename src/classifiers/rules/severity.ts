@@ -16,6 +16,11 @@ export const SEVERITY_MARKERS: readonly SeverityMarker[] = [
     re: /\b[EF](?:0[1-9]|1[0-2])[0-3]\d \d\d:\d\d:\d\d/,
   },
   {
+    // c10's own logging when built without glog (c10/util/Logging.cpp): `[E ProcessGroupNCCL.cpp:737] …`.
+    producer: 'c10 (PyTorch) ERROR and FATAL lines without glog',
+    re: /\[[EF] [\w.]{1,80}\.(?:cpp|cc|cu|h):\d/,
+  },
+  {
     // Ray's C++ core (src/ray/util/logging.cc, spdlog pattern `[%Y-%m-%d %H:%M:%S,%e %L %P %t]`): level letter after the milliseconds.
     producer: 'Ray C++ (raylet, GCS, core worker) E/C lines',
     re: /,\d{3} [EC] \d{1,10} \d{1,10}\]/,
@@ -57,8 +62,9 @@ export const SEVERITY_MARKERS: readonly SeverityMarker[] = [
   {
     // C/C++ runtime and the shell: libstdc++'s verbose terminate handler, glibc's abort, CPython's
     // faulthandler (`Fatal Python error: Segmentation fault`), bash reporting a signalled child (`Killed`, `Aborted (core dumped)`).
+    // Not SIGTERM: it is how launchers stop the other workers after a failure (torchelastic's "closing signal SIGTERM").
     producer: 'native crashes (libstdc++ terminate, CPython faulthandler, bash job status, signals)',
-    re: /terminate called after throwing|Segmentation fault|core dumped|\bAborted\b|Fatal Python error|\bKilled\b|\bSIG(?:SEGV|ABRT|BUS|ILL|FPE|KILL|TERM)\b/,
+    re: /terminate called after throwing|Segmentation fault|core dumped|\bAborted\b|Fatal Python error|\bKilled\b|\bSIG(?:SEGV|ABRT|BUS|ILL|FPE|KILL)\b/,
   },
   {
     // `failed`, `FAILED` and `failure`: pytest's `FAILED tests/…`, systemd `Failed to start`, kubelet's `failed to …`.
@@ -82,6 +88,12 @@ export const SEVERITY_MARKERS: readonly SeverityMarker[] = [
     re: /\bWarning {2,}[A-Z]|"type": ?"Warning"|\btype=Warning\b/,
   },
   {
+    // Kubernetes container state as kubectl prints it (-o yaml / -o json): `reason: OOMKilled`, `"exitCode": 137`
+    // (core/v1 ContainerStateTerminated), the Pod's `reason: Evicted`.
+    producer: 'Kubernetes container and Pod status (reason, exitCode)',
+    re: /\breason"?: ?"?[A-Z][A-Za-z]{2,40}\b|\bexitCode"?: ?[1-9]/,
+  },
+  {
     // NCCL prints its failures at WARN level (`host:pid:tid [dev] NCCL WARN …`, debug.cc ncclDebugLog).
     producer: 'NCCL WARN',
     re: /NCCL WARN/,
@@ -91,4 +103,23 @@ export const SEVERITY_MARKERS: readonly SeverityMarker[] = [
     producer: 'timed out / deadline exceeded',
     re: /timed out|DEADLINE_EXCEEDED|[Dd]eadline [Ee]xceeded/,
   },
+];
+
+/**
+ * A producer's own lower level at the head of a line: it flagged the line as information or a warning,
+ * whatever words follow ("WARNING … failed to connect, retrying", torchelastic's `W… Sending process N
+ * closing signal SIGTERM`). Such a line is no failure line. Kubernetes' `Warning` events are not these
+ * (their type is where a failure is reported).
+ */
+export const LOWER_LEVELS: readonly SeverityMarker[] = [
+  { producer: 'glog/absl INFO and WARNING (`I1202 …`, `[W1202 …`)', re: /^\[?[IWD](?:0[1-9]|1[0-2])[0-3]\d \d\d:\d\d:\d\d/ },
+  { producer: 'c10 INFO and WARNING without glog (`[W socket.cpp:663]`)', re: /^\[[IWD] [\w.]{1,80}\.(?:cpp|cc|cu|h):\d/ },
+  { producer: 'Ray C++ I/W/D lines', re: /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} [IWD] \d{1,10} \d{1,10}\]/ },
+  {
+    // Python logging `%(levelname)s` first or after a timestamp (`WARNING:root:`, `2026-12-02 10:11:12,345 INFO …`,
+    // vLLM's `INFO 12-02 10:11:12 [x.py:1]`, Hydra's `[2026-12-02 10:11:12,345][root][WARNING] -`, loguru's `| WARNING  |`).
+    producer: 'Python logging levels below ERROR',
+    re: /^(?:\S+\s+){0,3}(?:\[[^\]]{0,40}\])*\[?\|?\s?(?:INFO|WARNING|WARN|DEBUG|TRACE|NOTICE)\s*[\]|:]?(?:\s|:|$)/,
+  },
+  { producer: 'logrus/slog level=info|warn|debug', re: /\blevel=(?:info|warn|warning|debug|trace|INFO|WARN|WARNING|DEBUG)\b/ },
 ];

@@ -1,0 +1,130 @@
+// The vocabulary fallback: when no rule decides, the failure lines' producer vocabulary may still name a
+// class, as a weak, labelled guess; never an outcome, and `unknown` when the words are too few or too even.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Engine } from '../../src/classifiers/engine.js';
+import { buildVocabulary, FALLBACK_RULE, isVocabularyGuess, MAX_CONFIDENCE, MIN_MARGIN, MIN_SCORE, scoreLines, vocabularyGuess } from '../../src/classifiers/fallback.js';
+import { classifyBundle } from '../../src/classifiers/index.js';
+import { RULES } from '../../src/classifiers/rules/index.js';
+import type { LexiconEntry } from '../../src/classifiers/rules/lexicon.js';
+import { categoryOf } from '../../src/classifiers/taxonomy.js';
+import type { Diagnosis } from '../../src/classifiers/types.js';
+
+function classify(text: string, fallback = true, cuts: number[] = []): Diagnosis {
+  const e = new Engine();
+  const buf = Buffer.from(text, 'utf8');
+  const points = [...new Set(cuts.map((x) => Math.floor(x * buf.length)))].sort((a, b) => a - b);
+  let prev = 0;
+  for (const p of [...points, buf.length]) {
+    if (p > prev) e.feed('logs/stdout.log', buf.subarray(prev, p));
+    prev = Math.max(prev, p);
+  }
+  return e.finish(undefined, { fallback });
+}
+
+// botocore/exceptions.py: class EndpointConnectionError(ConnectionError), fmt 'Could not connect to the endpoint URL: "{endpoint_url}"',
+// as a run's own logger reports it (Python logging, `%(asctime)s %(levelname)s %(filename)s:%(lineno)d -- %(message)s`).
+const BOTOCORE = [
+  '2026-12-02 10:11:12,345 INFO checkpoint.py:71 -- uploading step_4000 to s3://ckpt-bucket/run-17/',
+  '2026-12-02 10:11:14,002 INFO trainer.py:310 -- step 4001 loss 1.873',
+  '2026-12-02 10:11:15,118 ERROR checkpoint.py:88 -- upload of step_4000 failed: botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL: "https://s3.us-west-2.amazonaws.com/ckpt-bucket/run-17/step_4000.pt"',
+  '',
+].join('\n');
+
+describe('vocabulary fallback: a guess where no rule decides', () => {
+  it('names the class whose producer words the failure lines use, as a labelled weak guess', () => {
+    expect(classify(BOTOCORE, false).class).toBe('unknown');
+    const d = classify(BOTOCORE);
+    expect(d.class).toBe('network.error');
+    expect(d.category).toBe('infra');
+    expect(isVocabularyGuess(d)).toBe(true);
+    expect(d.hint).toMatch(/^Vocabulary guess, not a rule/);
+    expect(d.hint).toContain('"could not connect to the endpoint url"');
+    expect(d.evidence).toEqual([{ file: 'logs/stdout.log', line: 3, text: expect.stringContaining('EndpointConnectionError'), rule: FALLBACK_RULE }]);
+  });
+
+  it('is less confident than any rule verdict', () => {
+    const guess = classify(BOTOCORE);
+    expect(guess.confidence).toBeGreaterThan(0);
+    expect(guess.confidence).toBeLessThanOrEqual(MAX_CONFIDENCE);
+    // A rule's verdict on the same failure worded as a rule knows it (urllib3's NewConnectionError).
+    const byRule = classify(`${BOTOCORE}urllib3.exceptions.NewConnectionError: <urllib3.connection.HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno 111] Connection refused\n`);
+    expect(byRule.class).toBe('network.error');
+    expect(isVocabularyGuess(byRule)).toBe(false);
+    // resolve.ts: a rule verdict's confidence is 0.35 + strength / 200 or more.
+    expect(byRule.confidence).toBeGreaterThan(0.35);
+    expect(MAX_CONFIDENCE).toBeLessThan(0.35);
+  });
+
+  it('stays unknown without a failure line, however telling the words', () => {
+    const text = 'INFO retried EndpointConnectionError once; Could not connect to the endpoint URL earlier, now connected\n';
+    expect(classify(text).class).toBe('unknown');
+  });
+
+  it('never changes a verdict a rule made', () => {
+    const text = `${BOTOCORE}torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.02 GiB is free.\n`;
+    expect(classify(text)).toEqual(classify(text, false));
+    expect(classify(text).class).toBe('cuda.oom');
+  });
+
+  it('the same guess streamed in any chunks as in memory', () => {
+    const whole = classifyBundle({ files: new Map([['logs/stdout.log', BOTOCORE]]) });
+    expect(whole.class).toBe('network.error');
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }), (cuts) => {
+        expect(classify(BOTOCORE, true, cuts)).toEqual(whole);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('makes no guess on a bundle its own records decide (a live bundle taken on a stall)', () => {
+    const d = classifyBundle({ files: new Map([['logs/stdout.log', BOTOCORE]]), manifest: { trigger: 'stall' } });
+    expect(isVocabularyGuess(d)).toBe(false);
+  });
+});
+
+describe('vocabulary scoring', () => {
+  const lexicon: LexiconEntry[] = [
+    { class: 'disk.full', source: 'test', terms: ['No space left on device'] },
+    { class: 'network.error', source: 'test', terms: ['Connection reset by peer'] },
+    { class: 'host.oom', source: 'test', terms: ['Cannot allocate memory', 'MemoryError'] },
+  ];
+  const vocabulary = buildVocabulary([], lexicon);
+  const at = (text: string) => ({ file: 'logs/a.log', line: 1, text });
+
+  it('ties and near-ties stay unknown', () => {
+    const both = [at('OSError: [Errno 28] No space left on device'), at('ConnectionResetError: [Errno 104] Connection reset by peer')];
+    const scores = scoreLines(both, vocabulary);
+    expect(scores[0]!.score).toBe(scores[1]!.score);
+    expect(vocabularyGuess(both, vocabulary, 'v')).toBeNull();
+    // One class ahead, but by less than MIN_MARGIN.
+    const near = [at('OSError: [Errno 28] No space left on device'), at('MemoryError'), at('OSError: [Errno 12] Cannot allocate memory')];
+    const s = scoreLines(near, vocabulary);
+    expect(s[0]!.cls).toBe('host.oom');
+    expect(s[0]!.score).toBeGreaterThan(s[1]!.score);
+    expect(s[0]!.score).toBeLessThan(MIN_MARGIN * s[1]!.score);
+    expect(vocabularyGuess(near, vocabulary, 'v')).toBeNull();
+  });
+
+  it('one class clearly ahead is the guess; too few words are none', () => {
+    expect(vocabularyGuess([at('OSError: [Errno 28] No space left on device')], vocabulary, 'v')?.class).toBe('disk.full');
+    const weak = buildVocabulary([], [{ class: 'disk.full', source: 'test', terms: ['spill'] }, ...lexicon]);
+    const s = scoreLines([at('ERROR spill')], weak);
+    expect(s[0]!.score).toBeLessThan(MIN_SCORE);
+    expect(vocabularyGuess([at('ERROR spill')], weak, 'v')).toBeNull();
+  });
+
+  it('matches whole words, across CamelCase and snake_case', () => {
+    expect(scoreLines([at('ERROR raised MemoryErrorHandler')], vocabulary).map((x) => x.cls)).toEqual(['host.oom']);
+    expect(scoreLines([at('ERROR memory_error')], vocabulary).map((x) => x.cls)).toEqual(['host.oom']);
+    expect(scoreLines([at('ERROR MemoryErrors')], vocabulary)).toEqual([]);
+  });
+
+  it('never points to an outcome class, though outcome rules have pattern keys', () => {
+    expect(RULES.some((r) => categoryOf(r.class) === 'outcome')).toBe(true);
+    const classes = new Set(buildVocabulary(RULES).terms.flatMap((t) => [...t.weights.keys()]));
+    expect(classes.size).toBeGreaterThan(10);
+    for (const c of classes) expect(categoryOf(c)).not.toBe('outcome');
+  });
+});
