@@ -246,11 +246,14 @@ export const exceptionsCollector: Collector = {
     const fromFiles: Rec[] = [];
     const errors: string[] = [];
     const seenRel = new Set<string>();
+    const envAbs = envFile ? resolve(ctx.cwd, envFile) : null;
     for (const f of errFiles) {
       signal.throwIfAborted();
       let buf: Buffer | null;
       try {
-        buf = await readSmall(f.abs);
+        // Files found under /tmp (or $TMPDIR) are anyone's to plant: read as shared files (no link,
+        // owned by this user: src/capture/bounded.ts). The file the run named is the run's own.
+        buf = await readSmall(f.abs, undefined, { shared: f.abs !== envAbs });
       } catch (err) {
         if (f.abs !== envFile) errors.push(`${f.abs}: ${(err as Error).message}`);
         continue;
