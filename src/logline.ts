@@ -260,3 +260,16 @@ export function parsePySpyFrame(line: string): PySpyFrame | null {
   if (n && /\.so(?:\.[\d.]+)?$|^python\d/.test(n[2]!)) return { fn: n[1]!, path: n[2]!, line: null };
   return null;
 }
+
+/**
+ * One frame of gdb's CPython extension (Tools/gdb/libpython.py) in its `py-bt-full` / Python 2 `py-bt`
+ * form: `#4 Frame 0x7f3484000910, for file /usr/lib/python2.7/threading.py, line 358, in wait (self=…)`.
+ * (Python 3's `py-bt` prints CPython's own `  File "…", line N, in f` under "Traceback (most recent call first):".)
+ */
+const GDB_PY_FRAME_RE = /^#\d{1,4} Frame 0x[0-9a-fA-F]{1,16}, for file (.{1,1000}?), line (\d{1,9}), in ([^\s(]{1,200})/;
+
+export function parseGdbPyFrame(line: string): PyFrame | null {
+  const m = GDB_PY_FRAME_RE.exec(line.trimStart());
+  if (!m) return null;
+  return { path: m[1]!, line: Number(m[2]), fn: m[3]!, library: isLibraryPath(m[1]!) };
+}

@@ -3,7 +3,7 @@
 // window and tried against the rules whose keys they contain. Only a bounded number of signals is kept,
 // so memory does not grow with the log. `finish` resolves the root cause from the signals plus any
 // structured bundle evidence, which arrives as typed signals (signals.ts, structured.ts, resolve.ts).
-import { parseFrame, parseLogTime, parsePySpyFrame, parseRank, splitPrefix, visibleText, type LogTime } from '../logline.js';
+import { parseFrame, parseGdbPyFrame, parseLogTime, parsePySpyFrame, parseRank, splitPrefix, visibleText, type LogTime } from '../logline.js';
 import { FLAG_NEWLINE, keysIn } from './ac.js';
 import { buildVocabulary, vocabularyGuess, type Vocabulary } from './fallback.js';
 import { FailureLines, SEVERITY_KEYS, type FailureLine } from './failure-lines.js';
@@ -83,6 +83,9 @@ const CX = {
   stackHeader: 1 << 18,
   interrupt: 1 << 19,
   pySpyFrame: 1 << 20,
+  gdbFrame: 1 << 21,
+  p2pTestHeader: 1 << 22,
+  p2pTestDone: 1 << 23,
 } as const;
 
 /** Lines the context trackers read, by the literal each check starts from. */
@@ -116,7 +119,12 @@ const CONTEXT_KEYS: { key: string; bit: number }[] = [
   ...SEVERITY_KEYS.map((key) => ({ key, bit: CX.failure })),
   // Stacks of a run that stopped (stacks.ts): faulthandler's thread headers and banners, py-spy's thread
   // headers (`Thread 4711 (idle): "MainThread"`) and frames, the KeyboardInterrupt that ends a Ctrl-C traceback.
-  ...['(most recent call first)', '(idle', '(active', 'Timeout (', 'Fatal Python error: '].map((key) => ({ key, bit: CX.stackHeader })),
+  // gdb's CPython extension: `Thread 1 (Thread 0x… (LWP 237)):`, `(gdb) py-bt`, frames `#4 Frame 0x…, for file …`.
+  ...['(most recent call first)', '(idle', '(active', 'Timeout (', 'Fatal Python error: ', '(LWP ', 'py-bt'].map((key) => ({ key, bit: CX.stackHeader })),
+  { key: ', for file ', bit: CX.gdbFrame },
+  // CUDA samples p2pBandwidthLatencyTest: its banner, and the note it prints once every matrix is done.
+  { key: '[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]', bit: CX.p2pTestHeader },
+  { key: 'NOTE: The CUDA Samples are not meant for performance measurements', bit: CX.p2pTestDone },
   { key: 'KeyboardInterrupt', bit: CX.interrupt },
   ...PY_SPY_FRAME_KEYS.map((key) => ({ key, bit: CX.pySpyFrame })),
 ];
@@ -251,6 +259,7 @@ export class Engine implements LogClassifier {
     maxInputTokens: undefined,
     agentFinished: false,
     ncclTests: { header: undefined, results: false, hosts: new Set() },
+    p2pTest: { header: undefined, done: false },
     ncclInfoSeen: false,
     ncclHosts: new Set(),
     ncclStall: undefined,
@@ -704,6 +713,10 @@ export class Engine implements LogClassifier {
       const f = parseFrame(p.rest);
       if (f && !f.path.startsWith('<frozen ')) fs.stacks.pyFrame(p.stream, lineNumber, line, f);
     }
+    if (mask & CX.gdbFrame) {
+      const f = parseGdbPyFrame(p.rest);
+      if (f) fs.stacks.pyFrame(p.stream, lineNumber, line, f);
+    }
     if (mask & CX.pySpyFrame) {
       const f = parsePySpyFrame(p.rest);
       if (f) fs.stacks.pySpyFrame(p.stream, lineNumber, line, f);
@@ -727,7 +740,7 @@ export class Engine implements LogClassifier {
       if (fs && !fs.lastNcclInfo?.pending) fs.lastNcclInfo = { line: lineNumber, bytes: Buffer.from(line, 'utf8') };
     }
     if (mask & CX.netTransport) ctx.netTransport = true;
-    if (fs && mask & (CX.traceback | CX.stackHeader | CX.interrupt | CX.pySpyFrame | CX.frame)) this.stackLine(mask, line, file, lineNumber, fs);
+    if (fs && mask & (CX.traceback | CX.stackHeader | CX.interrupt | CX.pySpyFrame | CX.frame | CX.gdbFrame)) this.stackLine(mask, line, file, lineNumber, fs);
     if (mask & CX.traceback) {
       ctx.tracebackSeen = true;
       fs?.progress.traceback(lineNumber);
@@ -743,6 +756,8 @@ export class Engine implements LogClassifier {
         ctx.progress.set(`${pg}:${rank ?? '?'}`, { rank, pg, enqueued: Number(m[1]), completed: m[2] !== undefined ? Number(m[2]) : undefined, file, line: lineNumber, text: line.trim().slice(0, 500) });
       }
     }
+    if (mask & CX.p2pTestHeader) ctx.p2pTest.header ??= { file, line: lineNumber, text: line.trim().slice(0, 500) };
+    if (mask & CX.p2pTestDone) ctx.p2pTest.done = true;
     if (mask & CX.ncclTestsHeader) ctx.ncclTests.header ??= { file, line: lineNumber, text: line.trim().slice(0, 500) };
     if (mask & CX.ncclTestsResults) ctx.ncclTests.results = true;
     if (mask & CX.ncclTestsRank && ctx.ncclTests.header) {

@@ -72,9 +72,12 @@ export const EXPLAINS: Explains[] = [
     // `timeout`, an operator, the scheduler): that later kill is the reaction, the timeout the failure.
     // Only when the timeout came first; a kill before the peers' timeouts is the other story above.
     symptom: 'host.killed',
-    causes: ['nccl.timeout'],
+    // A stall that a watchdog or the stacks reported first (SGLang's watchdog, a py-spy dump, a hang in the
+    // first collective) is the same story: the kill ended a run that had already stopped.
+    causes: ['nccl.timeout', 'nccl.p2p_deadlock', 'job.stall'],
+    minCauseStrength: 10,
     order: 'before',
-    consequence: 'The run was stopped from outside after the collective had already timed out: the kill was the reaction to the hang, not its cause.',
+    consequence: 'The run was stopped from outside after it had already hung (a collective timed out or it stopped making progress): the kill was the reaction to the hang, not its cause.',
   },
   {
     // A proxy or wrapper service that calls an upstream model API answers its own client 500/502 when

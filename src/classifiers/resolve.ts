@@ -38,6 +38,8 @@ export interface EngineContext {
   maxInputTokens: number | undefined;
   agentFinished: boolean;
   ncclTests: { header: Where | undefined; results: boolean; hosts: Set<string> };
+  /** CUDA samples p2pBandwidthLatencyTest: its banner, and whether it printed its closing note. */
+  p2pTest: { header: Where | undefined; done: boolean };
   ncclInfoSeen: boolean;
   /** Hosts named by NCCL INFO line prefixes (host:pid:tid [dev]). */
   ncclHosts: Set<string>;
@@ -304,26 +306,49 @@ function kernelOomOfRun(s: Signal, all: Signal[], ctx: EngineContext): Signal {
  */
 function addNcclTestsHang(signals: Signal[], ctx: EngineContext): void {
   // A stack of the stalled run (stacks.ts) says where it waits; resolution reads it (stalledCollectiveOverP2p).
-  if (!ctx.ncclInfoSeen || ctx.p2pDisabled || signals.some((s) => s.strength >= 30 || s.extracted.wait !== undefined)) return;
+  // A kill after the silence (an outer timeout, an operator) is the reaction to the hang (relations.ts).
+  const blocked = signals.some((s) => (s.strength >= 30 && s.class !== 'host.killed') || s.extracted.wait !== undefined);
+  // The CUDA samples' P2P bandwidth test that never printed its closing note hung in a P2P copy.
+  const p = ctx.p2pTest;
+  if (p.header && !p.done && !blocked && !ctx.p2pDisabled) signals.push(hangSignal(P2P_TEST_HANG_RULE, p.header));
+  if (!ctx.ncclInfoSeen || ctx.p2pDisabled || blocked) return;
   const t = ctx.ncclTests;
   const oneHost = t.hosts.size <= 1 && ctx.ncclHosts.size <= 1 && !ctx.netTransport;
   if (!oneHost) return;
   let where: Where | undefined;
   if (t.header && !t.results) where = t.header;
   else if (!t.header && ctx.ncclStall && ctx.p2pTransport) where = ctx.ncclStall;
+  else if (!t.header && ctx.ncclStall) {
+    // Silence right after NCCL set-up with no P2P channel in the lines: stuck in the first collective or
+    // just after, but nothing names the transport.
+    signals.push(hangSignal(NCCL_INIT_SILENCE_RULE, ctx.ncclStall));
+    return;
+  }
   if (!where) return;
-  signals.push({
-    rule: NCCL_TESTS_HANG_RULE,
-    class: 'nccl.p2p_deadlock',
-    strength: 34,
-    file: where.file,
-    line: where.line,
-    text: where.text,
-    section: 'log',
-    extracted: {},
-    order: -1,
-  });
+  signals.push(hangSignal(NCCL_TESTS_HANG_RULE, where));
 }
+
+function hangSignal(rule: Rule<SignalRuleId>, where: Where): Signal {
+  return { rule, class: rule.class, strength: rule.strength, file: where.file, line: where.line, text: where.text, section: 'log', extracted: {}, order: -1 };
+}
+
+const P2P_TEST_HANG_RULE: Rule<SignalRuleId> = {
+  id: 'nccl.p2p_test_hang',
+  class: 'nccl.p2p_deadlock',
+  patterns: [],
+  strength: 34,
+  why: "CUDA's p2pBandwidthLatencyTest started and never printed its closing note: a peer-to-peer copy between GPUs hung",
+  hint: "The CUDA samples' P2P bandwidth test hung in a peer-to-peer copy between GPUs: GPU P2P is broken on this host (PCIe ACS redirecting P2P through the root complex, or the IOMMU translating it). Disable ACS on the PCIe switches/root ports or boot with iommu=pt (intel_iommu=off / amd_iommu=off); until then NCCL_P2P_DISABLE=1 avoids it.",
+};
+
+const NCCL_INIT_SILENCE_RULE: Rule<SignalRuleId> = {
+  id: 'stall.after_nccl_init',
+  class: 'job.stall',
+  patterns: [],
+  strength: 22,
+  why: 'the log ends right after NCCL set up its communicators on one host: the run stopped in or just before its first collective',
+  hint: 'The run stopped right after NCCL set up its communicators and printed nothing more: it waits in (or just before) its first collective. The NCCL INFO lines name no P2P channel, so the GPU peer-to-peer deadlock is not shown; still, NCCL_P2P_DISABLE=1 (and for vLLM --disable-custom-all-reduce, whose all-reduce uses P2P itself) is the first thing to try. py-spy dump --pid PID of each rank shows where each waits.',
+};
 
 /** A stack this close after the log's last NCCL INFO line came while NCCL had just been set up. */
 const NCCL_INIT_TAIL_LINES = 60;

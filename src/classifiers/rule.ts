@@ -63,7 +63,7 @@ export function defineRules<const Id extends string>(rows: readonly Rule<Id>[]):
 }
 
 /** Rules a signal can come from: the rows of RULES, and the ones resolution adds itself (resolve.ts: the NCCL analysis, torchelastic's Root Cause entry). */
-export type SignalRuleId = RuleId | 'nccl.tests_hang_first_collective' | 'torchelastic.root_cause_exit';
+export type SignalRuleId = RuleId | 'nccl.tests_hang_first_collective' | 'torchelastic.root_cause_exit' | 'nccl.p2p_test_hang' | 'stall.after_nccl_init';
 
 export interface Signal {
   rule: Rule<SignalRuleId>;

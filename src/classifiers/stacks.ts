@@ -22,7 +22,8 @@ const TRACEBACK_TAIL = 12;
 /** A frame further than this from the previous one of its stack belongs to something else (CPython prints a source and caret lines between frames). */
 const FRAME_GAP = 8;
 
-type Format = 'traceback' | 'faulthandler' | 'py-spy';
+/** faulthandler also stands for the other innermost-first Python listings: gdb's py-bt. */
+type Format = 'traceback' | 'faulthandler' | 'py-spy' | 'gdb';
 
 interface Frame {
   line: number;
@@ -56,7 +57,7 @@ interface Stack {
 }
 
 export interface WaitStack {
-  source: 'interrupt' | 'faulthandler' | 'py-spy';
+  source: 'interrupt' | 'faulthandler' | 'py-spy' | 'gdb';
   /** null: the main thread was in its own code, not in a wait. */
   wait: WaitKind | null;
   /** The wait chain's outermost frame (what the run called), or the innermost frame when busy (null: a frame the tracker did not see, the run's own code). */
@@ -75,13 +76,19 @@ const WRAPPER_FN = /^(?:wrapper|inner|wrapped|_fn|decorate_context|__call__)$/;
 
 const isHelperBottom = (f: Frame): boolean => f.fn !== null && HELPER_BOTTOM.test(f.fn) && /(?:^|\/)(?:threading|multiprocessing\/(?:process|spawn|popen_\w+|pool)|torch\/utils\/data\/_utils\/\w+|concurrent\/futures\/\w+)\.py$/.test(f.path);
 
-const FH_HEADER_RE = /^(?:Thread 0x[0-9a-fA-F]{1,16}|Current thread 0x[0-9a-fA-F]{1,16}|Stack) \(most recent call first\):/;
+// faulthandler's per-thread headers; gdb's Python 3 `py-bt` prints "Traceback (most recent call first):".
+const FH_HEADER_RE = /^(?:Thread 0x[0-9a-fA-F]{1,16}|Current thread 0x[0-9a-fA-F]{1,16}|Stack|Traceback) \(most recent call first\):/;
+// gdb: `thread apply all py-bt` heads each thread with "Thread 1 (Thread 0x7f384e2dc740 (LWP 237)):".
+const GDB_THREAD_RE = /^Thread (\d{1,6}) \(Thread 0x[0-9a-fA-F]{1,16} \(LWP \d{1,10}\)\):/;
+const GDB_PY_BT_RE = /^(?:\(gdb\) )?py-bt(?:-full)?\s*$/;
 const PY_SPY_HEADER_RE = /^Thread (?:0x[0-9A-Fa-f]{1,16}|\d{1,10}) \((?:active|idle)(?:\+gil)?\): "([^"]{0,64})"/;
 
 export class StackTracker {
   private readonly open = new Map<string, Stack>();
   /** Per stream: the faulthandler banner that the dump's thread headers belong to. */
   private readonly banner = new Map<string, 'fatal' | 'dump'>();
+  /** Per stream: the gdb thread number the next py-bt listing is of. */
+  private readonly gdbThread = new Map<string, string>();
   private readonly done: WaitStack[] = [];
 
   constructor(private readonly file: string) {}
@@ -105,6 +112,19 @@ export class StackTracker {
       this.banner.set(stream, 'dump');
       return;
     }
+    const gt = GDB_THREAD_RE.exec(rest);
+    if (gt) {
+      this.close(stream, line);
+      this.gdbThread.set(stream, gt[1]!);
+      return;
+    }
+    if (GDB_PY_BT_RE.test(rest)) {
+      this.close(stream, line);
+      // Thread 1 is the main thread (its LWP is the process id); a listing without a thread header is the current one.
+      const t = this.gdbThread.get(stream);
+      this.open.set(stream, this.stack('gdb', stream, rank, line, rest, false, 'dump', t === undefined || t === '1' ? null : `gdb thread ${t}`, afterNcclInfo));
+      return;
+    }
     const fh = FH_HEADER_RE.test(rest);
     const ps = fh ? null : PY_SPY_HEADER_RE.exec(rest);
     if (!fh && !ps) return;
@@ -116,6 +136,8 @@ export class StackTracker {
   pyFrame(stream: string, line: number, text: string, f: PyFrame): void {
     const s = this.open.get(stream);
     if (!s || s.format === 'py-spy') return;
+    // gdb's listing may start with source lines and C frames: its first Python frame is the innermost.
+    if (s.format === 'gdb' && s.count === 0) s.last = line;
     this.add(s, { line, text: text.trim(), fn: f.fn, path: f.path, lineNo: f.line, native: false });
   }
 
@@ -166,7 +188,7 @@ export class StackTracker {
 
   /** A main thread that was running, not waiting: at its innermost frame, when the tracker saw it (else its header). */
   private busy(s: Stack, inner: Frame | null): WaitStack {
-    const source = s.format === 'traceback' ? 'interrupt' : s.format === 'py-spy' ? 'py-spy' : 'faulthandler';
+    const source = s.format === 'traceback' ? 'interrupt' : s.format;
     return { source, wait: null, at: inner ? short(inner) : null, caller: undefined, line: inner?.line ?? s.header, text: inner?.text ?? s.headerText, afterNcclInfo: s.afterNcclInfo, rank: s.rank };
   }
 
@@ -199,16 +221,18 @@ export class StackTracker {
       if (s.thread !== null && s.thread !== 'MainThread') return null;
       const bottom = [...frames].reverse().find((f) => !f.native);
       if (bottom && isHelperBottom(bottom)) return null;
-      source = s.format === 'py-spy' ? 'py-spy' : 'faulthandler';
+      source = s.format;
       chain = frames;
       // Dumps list the innermost frame first, right under the header; py-spy's native frames come before
       // the Python ones. A first frame not on the next line is one the tracker did not see (no key): a
       // frame of the run's own code.
-      let expect = s.header + 1;
-      let i = 0;
-      while (i < chain.length && chain[i]!.line === expect && chain[i]!.native) (i += 1), (expect += 1);
-      if (i >= chain.length || chain[i]!.line !== expect) return this.busy(s, null);
-      chain = chain.slice(i).filter((f) => !f.native);
+      if (s.format === 'py-spy') {
+        let expect = s.header + 1;
+        let i = 0;
+        while (i < chain.length && chain[i]!.line === expect && chain[i]!.native) (i += 1), (expect += 1);
+        if (i >= chain.length || chain[i]!.line !== expect) return this.busy(s, null);
+        chain = chain.slice(i).filter((f) => !f.native);
+      }
     }
     const inner = chain[0]!;
     const w0 = waitFrameOf(inner.path, inner.fn);

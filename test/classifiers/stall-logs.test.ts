@@ -287,3 +287,77 @@ describe('producers that report a stall in their own words', () => {
     expect(d.class).toBe('cuda.oom');
   });
 });
+
+describe('gdb on a stuck process', () => {
+  it("`info threads` (recorded): thread 1 in a futex wait is a stall, thread 1 evaluating Python is not", () => {
+    const wait = classifyText(fixture('gdb-info-threads-wait.txt'));
+    expect(wait.class).toBe('job.stall');
+    expect(wait.evidence[0]!.rule).toBe('stall.gdb_main_thread_wait');
+    expect(wait.hint).toContain('blocked in __futex_abstimed_wait_common');
+    expect(classifyText(fixture('gdb-info-threads-busy.txt')).class).not.toBe('job.stall');
+  });
+
+  // CPython's Tools/gdb/libpython.py: `py-bt-full` (and Python 2's py-bt) print "#N Frame 0x…, for file …,
+  // line N, in f (locals)"; Python 3's py-bt prints CPython's own frame lines under "Traceback (most recent call first):".
+  it('py-bt of the main thread in Condition.wait: a stall at the wait, in both libpython formats', () => {
+    const old = classifyText(
+      [
+        'Thread 1 (Thread 0x7f384e2dc740 (LWP 237)):',
+        '(gdb) py-bt',
+        '#4 Frame 0x7f3484000910, for file /usr/lib/python2.7/threading.py, line 358, in wait (self=<_Condition(_Verbose__verbose=False) at remote 0x7f37257518f0>, timeout=5)',
+        '#8 Frame 0x7f3484001a20, for file /home/u/train.py, line 88, in next_batch (self=<Loader at remote 0x7f3725751900>)',
+      ].join('\n'),
+    );
+    expect(old.class).toBe('job.stall');
+    expect(old.hint).toMatch(/gdb py-bt dump .*waits in a queue or lock at wait \(python2\.7\/threading\.py:358\), called from next_batch \(u\/train\.py:88\)/);
+    const py3 = classifyText(['(gdb) py-bt', 'Traceback (most recent call first):', '  <built-in method acquire of _thread.lock object at remote 0x7f1f7b0e1b40>', '  File "/usr/lib/python3.11/threading.py", line 327, in wait', '    waiter.acquire()', '  File "/home/u/train.py", line 88, in next_batch', '    cv.wait()'].join('\n'));
+    expect(py3.class).toBe('job.stall');
+    expect(py3.hint).toContain('at wait (python3.11/threading.py:327), called from next_batch (u/train.py:88)');
+  });
+
+  it("another thread's py-bt is not the main thread's", () => {
+    const d = classifyText(['Thread 7 (Thread 0x7f38227fc700 (LWP 301)):', '(gdb) py-bt', '#4 Frame 0x7f3484000910, for file /usr/lib/python2.7/threading.py, line 358, in wait (self=<_Condition at remote 0x7f37257518f0>)'].join('\n'));
+    expect(d.class).not.toBe('job.stall');
+  });
+});
+
+describe('a run that went silent', () => {
+  // CUDA samples p2pBandwidthLatencyTest: its banner, the peer-access lines, and a closing NOTE after the matrices.
+  const p2pTest = ['[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]', 'Device: 0, NVIDIA GeForce RTX 3090, pciBusID: 1, pciDeviceID: 0, pciDomainID:0', 'Device: 1, NVIDIA GeForce RTX 3090, pciBusID: 2, pciDeviceID: 0, pciDomainID:0', 'Device=0 CAN Access Peer Device=1', 'Device=1 CAN Access Peer Device=0', 'Unidirectional P2P=Disabled Bandwidth Matrix (GB/s)', '   D\\D     0      1', '     0 831.56  11.07', '     1  11.10 832.26'];
+  it("CUDA's P2P bandwidth test that never printed its closing note: the P2P deadlock; one that finished is not", () => {
+    const d = classifyText(`${p2pTest.join('\n')}\n`);
+    expect(d.class).toBe('nccl.p2p_deadlock');
+    expect(d.evidence[0]!.rule).toBe('nccl.p2p_test_hang');
+    const done = classifyText(`${p2pTest.join('\n')}\nNOTE: The CUDA Samples are not meant for performance measurements. Results may vary when GPU Boost is enabled.\n`);
+    expect(done.class).not.toBe('nccl.p2p_deadlock');
+  });
+
+  it('a log that ends right after NCCL set-up over shared memory only: a stall just after set-up', () => {
+    const d = classifyText(`${ncclInit('SHM/direct/direct')}\nnode1:2000:2100 [0] NCCL INFO comm 0x5581 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1000 commId 0x47dc - Init COMPLETE\n`);
+    expect(d.class).toBe('job.stall');
+    expect(d.evidence[0]!.rule).toBe('stall.after_nccl_init');
+    // Over P2P it is the P2P deadlock, as before.
+    expect(classifyText(`${ncclInit('P2P/IPC')}\n`).class).toBe('nccl.p2p_deadlock');
+  });
+
+  it("SGLang's watchdog then the server killed: the stall, the kill its reaction", () => {
+    const log = ['[2025-03-09 00:57:15 TP4] Watchdog timeout (self.watchdog_timeout=300)', '[2025-03-09 00:57:16 TP0] Watchdog timeout (self.watchdog_timeout=300)', '[2025-03-09 00:57:20] Received sigquit from a child proces. It usually means the child failed.', 'Killed'].join('\n');
+    const d = classifyText(log);
+    expect(d.class).toBe('job.stall');
+    expect(d.evidence[0]!.rule).toBe('stall.sglang_watchdog');
+  });
+
+  it("vLLM's API server waiting for output from its engine, and nothing else: job.stall", () => {
+    const log = Array.from({ length: 6 }, (_, i) => `DEBUG 05-31 01:5${i}:28 client.py:191] Waiting for output from MQLLMEngine.`).join('\n');
+    const d = classifyText(log);
+    expect(d.class).toBe('job.stall');
+    // Any failure in the same log decides instead.
+    expect(classifyText(`${log}\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n`).class).toBe('cuda.oom');
+  });
+
+  it("an AMD IOMMU page fault of the GPU's own DMA: the P2P deadlock; of another device, not", () => {
+    const fault = (dev: string) => `[ 4703.568967] ${dev} 0000:41:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x000e address=0x3f80001b100 flags=0x0030]`;
+    expect(classifyText(fault('nvidia')).class).toBe('nccl.p2p_deadlock');
+    expect(classifyText(fault('xhci_hcd')).class).not.toBe('nccl.p2p_deadlock');
+  });
+});

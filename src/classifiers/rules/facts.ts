@@ -35,6 +35,7 @@ const AGENT_LOOP_TAIL_LINES = 200;
 /** Waiting reasons of a container that is simply on its way up. */
 const STARTING = new Set(['ContainerCreating', 'PodInitializing', '']);
 
+const DUMPER: Record<SignalOf<'wait-stack'>['stack']['source'], string> = { interrupt: 'Ctrl-C', faulthandler: 'faulthandler', 'py-spy': 'py-spy', gdb: 'gdb py-bt' };
 // The evidence is the frame line itself (or the dump's header), as the log shows it.
 const waitText = (s: SignalOf<'wait-stack'>): string => s.stack.text;
 const waitExtract = (s: SignalOf<'wait-stack'>, how: string): Extracted => ({
@@ -113,7 +114,7 @@ export const FACT_RULES: FactRule[] = [
     on: 'wait-stack',
     when: (s) => s.stack.source !== 'interrupt' && s.stack.wait !== null,
     text: (s) => waitText(s),
-    extract: (s) => waitExtract(s, `A ${s.stack.source === 'py-spy' ? 'py-spy' : 'faulthandler'} dump of the running process`),
+    extract: (s) => waitExtract(s, `A ${DUMPER[s.stack.source]} dump of the running process`),
   }),
   fact({
     rule: 'stall.dumped_busy',
@@ -121,7 +122,7 @@ export const FACT_RULES: FactRule[] = [
     when: (s) => s.stack.source !== 'interrupt' && s.stack.wait === null,
     text: (s) => s.stack.text,
     extract: (s) => ({
-      hint: `A ${s.stack.source === 'py-spy' ? 'py-spy' : 'faulthandler'} dump of the running process: its main thread was not waiting but running its own code${s.stack.at ? ` at ${s.stack.at}` : ' (the first frame under the thread header)'}. A loop that never ends (a polling or retry loop, a data-dependent while) or very slow work there; dump it again a few seconds later to see whether it moves.`,
+      hint: `A ${DUMPER[s.stack.source]} dump of the running process: its main thread was not waiting but running its own code${s.stack.at ? ` at ${s.stack.at}` : ' (the first frame under the thread header)'}. A loop that never ends (a polling or retry loop, a data-dependent while) or very slow work there; dump it again a few seconds later to see whether it moves.`,
     }),
   }),
 

@@ -160,10 +160,52 @@ export const logStallRules = defineRules([
     class: 'job.stall',
     // "Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)"; the tokenizer and
     // detokenizer managers have the same watchdog ("TokenizerManager watchdog timeout …").
-    patterns: [/\b(?:Scheduler|TokenizerManager|DetokenizerManager) watchdog timeout \(self\.watchdog_timeout=[\d.]+/],
+    // Releases before the soft watchdog printed "Watchdog timeout (self.watchdog_timeout=300)" (an f-string's `=`).
+    patterns: [/\b(?:Scheduler|TokenizerManager|DetokenizerManager) watchdog timeout \(self\.watchdog_timeout=[\d.]+/, /\bWatchdog timeout \(self\.watchdog_timeout=[\d.]+\)/],
     strength: 30,
     why: 'the SGLang scheduler watchdog saw no progress of the forward loop for its timeout',
     hint: 'The SGLang scheduler made no progress within --watchdog-timeout: one scheduler or TP/PP rank hangs (a collective waiting for a peer, a GPU kernel); the py-spy dumps SGLang prints after the line show where each scheduler waits.',
+  },
+  {
+    // vLLM V0 MQLLMEngineClient (engine/multiprocessing/client.py run_output_handler_loop): the API server
+    // polled the engine process for VLLM_RPC_TIMEOUT and got nothing ("Waiting for output from
+    // MQLLMEngine." at DEBUG). Weak: between requests an idle engine says the same; it counts only when
+    // nothing else in the log does.
+    id: 'stall.vllm_engine_no_output',
+    class: 'job.stall',
+    patterns: [/Waiting for output from MQLLMEngine\./],
+    strength: 10,
+    why: 'the vLLM API server got no output from its engine process for the RPC timeout',
+    hint: 'The vLLM API server waits for its engine process, which sends nothing: the engine (or one of its tensor-parallel workers) hangs, typically in a collective at start-up or in a GPU kernel; py-spy dump of the engine and worker processes shows where. With several GPUs on PCIe, a hang right after start is often GPU peer-to-peer: try NCCL_P2P_DISABLE=1 (and --disable-custom-all-reduce).',
+  },
+  {
+    // gdb's `info threads` of a stuck process: thread 1 (the main thread, LWP = pid) parked in a
+    // blocking libc/syscall frame ("* 1 Thread 0x7fc7… (LWP 52422) "" select_poll_poll () at …",
+    // "1 Thread 0x… (LWP 77) "python" 0x00007f… in __futex_abstimed_wait_common64 (…)").
+    id: 'stall.gdb_main_thread_wait',
+    class: 'job.stall',
+    patterns: [
+      /^\*?\s+1\s+Thread 0x[0-9a-fA-F]{4,16} \(LWP \d{1,10}\)(?: "[^"]{0,40}")? (?:0x[0-9a-fA-F]{4,16} in )?(select_poll_poll|poll|__poll|select|__select|epoll_wait|pthread_cond_wait|pthread_cond_timedwait|__pthread_cond_wait|__futex_abstimed_wait_common\w*|futex_wait\w*|futex_abstimed_wait\w*|do_futex_wait\w*|__lll_lock_wait\w*|sem_wait|sem_timedwait|__new_sem_wait\w*|accept4?|recv|recvfrom|recvmsg|__libc_recv\w*|read|__libc_read|__GI___libc_read|nanosleep|clock_nanosleep\w*|__GI___clock_nanosleep|waitpid|__waitpid|wait4|__wait4)\b/,
+    ],
+    strength: 24,
+    extract: (line) => {
+      const m = /\(LWP \d+\)(?: "[^"]*")? (?:0x[0-9a-fA-F]+ in )?(\S+?) \(/.exec(line);
+      return m ? { hint: `gdb shows the main thread (thread 1) blocked in ${m[1]}: the run waits on a lock, a condition, a socket or a child process that never answers. \`thread apply all py-bt\` (gdb with CPython's python-gdb.py) or py-spy dump --native --pid PID names the Python call it waits in.` } : {};
+    },
+    why: "gdb's thread list shows the main thread parked in a blocking system call or lock",
+    hint: 'gdb shows the main thread blocked in a wait.',
+  },
+  {
+    // CUDA samples p2pBandwidthLatencyTest hanging: see the `cuda-p2p-test` context (resolve.ts); this
+    // rule is its explicit form, an IOMMU fault on a GPU's own DMA (drivers/iommu/amd/iommu.c
+    // "Event logged [IO_PAGE_FAULT …]" prefixed with the nvidia/amdgpu device), the signature of
+    // peer-to-peer traffic the IOMMU does not pass.
+    id: 'stall.gpu_iommu_fault',
+    class: 'nccl.p2p_deadlock',
+    patterns: [/\b(?:nvidia|amdgpu) [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d: AMD-Vi: Event logged \[IO_PAGE_FAULT/],
+    strength: 36,
+    why: "the IOMMU rejected a GPU's DMA (AMD-Vi IO_PAGE_FAULT on the GPU): GPU peer-to-peer traffic is not passed through",
+    hint: 'The IOMMU faulted DMA of the GPU itself: with the IOMMU translating (not pass-through), GPU peer-to-peer transfers fault and collectives between GPUs hang. Boot with iommu=pt (amd_iommu=on iommu=pt) or disable the IOMMU, or work around it with NCCL_P2P_DISABLE=1.',
   },
   {
     // Ray's autoscaler/scheduler warning (python/ray/_private/… "Warning: The following resource request
