@@ -4,6 +4,8 @@
 import { compareLogTimes, type LogTime } from '../logline.js';
 import type { Signal, SignalRuleId } from './rule.js';
 import { ENGINE_DEAD_WORDING } from './rules/gateway.js';
+import { TORCHELASTIC_SIGTERM_WORDING } from './rules/host.js';
+import { RESTART_BACKOFF_WORDING } from './rules/k8s.js';
 import type { FailureClass } from './taxonomy.js';
 
 export interface Explains {
@@ -242,7 +244,7 @@ export const SYMPTOMS: SymptomMechanism[] = [
     id: 'restart-backoff',
     source: 'Kubernetes kubelet pkg/kubelet/kuberuntime (waiting reason CrashLoopBackOff, event BackOff "Back-off restarting failed container"), Job controller pkg/controller/job (BackoffLimitExceeded, "Job has reached the specified backoff limit")',
     symptomRules: ['k8s.crashloop'],
-    wording: [/\bCrashLoopBackOff\b|Back-off restarting failed container/, /\bBackoffLimitExceeded\b|Job has reached the specified backoff limit/],
+    wording: RESTART_BACKOFF_WORDING,
     causes: [{ classes: ANY_FAILURE.filter((c) => c !== 'sandbox.failure'), order: 'any', minStrength: 7 }],
     consequence: "The container's restarts with back-off (CrashLoopBackOff) are its consequence: the kubelet restarts a container that keeps failing this way.",
   },
@@ -262,7 +264,7 @@ export const SYMPTOMS: SymptomMechanism[] = [
     id: 'closing-signal',
     source: 'PyTorch torchelastic multiprocessing/api.py ("Sending process N closing signal SIGTERM" to the surviving workers once one fails; errors/__init__.py reports them as "exitcode : -15", "Signal 15 (SIGTERM) received by PID N")',
     symptomRules: ['host.sigterm'],
-    wording: [/exitcode\s*:\s*-15\b/, /Signal 15 \(SIGTERM\) received by PID/],
+    wording: TORCHELASTIC_SIGTERM_WORDING,
     // The agent itself got the signal ("Received SIGTERM death signal, shutting down workers"): then it came from outside.
     unlessBundleHas: ['host.launcher_signal'],
     causes: [{ classes: ANY_FAILURE.filter((c) => c !== 'host.killed'), order: 'any', minStrength: 7 }],

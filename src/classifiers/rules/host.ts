@@ -12,6 +12,13 @@ function oomKillExtract(line: string): Extracted {
   return { pid: Number(m[1]), proc: m[2], hint: `The kernel OOM killer killed process ${m[1]} (${m[2]})${rss}: host RAM ran out. ${OOM_HINT.slice('Host RAM ran out. '.length)}` };
 }
 
+/**
+ * torchelastic's report of a worker ended by SIGTERM (errors/__init__.py: "exitcode : -15", "Signal 15
+ * (SIGTERM) received by PID N"): launchers SIGTERM the surviving workers once one fails, so
+ * relations.ts (SYMPTOMS) makes these give way to that failure.
+ */
+export const TORCHELASTIC_SIGTERM_WORDING: readonly RegExp[] = [/exitcode\s*:\s*-15\b/, /Signal 15 \(SIGTERM\) received by PID/];
+
 export const hostRules = defineRules([
   {
     id: 'host.oom_killer',
@@ -189,8 +196,7 @@ export const hostRules = defineRules([
     class: 'host.killed',
     patterns: [
       /^(?:.{0,200}\s)?\d+\s+Terminated\s+\S/,
-      /exitcode\s*:\s*-15\b/,
-      /Signal 15 \(SIGTERM\) received by PID/,
+      ...TORCHELASTIC_SIGTERM_WORDING,
       /Main process exited, code=killed, status=15\/TERM/,
       /died with <Signals\.SIGTERM: 15>|terminated with signal SIGTERM/,
       /(?:exit(?:ed with)? (?:code|status)|Exit Code:?|[Ee]xitCode"?:)\s*143\b/,

@@ -5,6 +5,17 @@ import { defineRules } from '../rule.js';
 /** An eviction whose message names memory or ephemeral storage belongs to host.oom / disk.full. */
 export const EVICTED_FOR_RESOURCE = /ephemeral-storage|low on resource: memory/;
 
+/**
+ * A container restarted with back-off, or its Job given up: the kubelet's waiting reason CrashLoopBackOff
+ * and event BackOff ("Back-off restarting failed container"); the Job controller giving up on a Job whose
+ * Pods kept failing (pkg/controller/job: reason BackoffLimitExceeded, "Job has reached the specified
+ * backoff limit"): the Pods' own failure is the cause. relations.ts (SYMPTOMS) makes it give way to that.
+ */
+export const RESTART_BACKOFF_WORDING: readonly RegExp[] = [
+  /\bCrashLoopBackOff\b|Back-off restarting failed container/,
+  /\bBackoffLimitExceeded\b|Job has reached the specified backoff limit/,
+];
+
 export const k8sRules = defineRules([
   {
     id: 'k8s.image_pull',
@@ -99,12 +110,7 @@ export const k8sRules = defineRules([
   {
     id: 'k8s.crashloop',
     class: 'sandbox.failure',
-    patterns: [
-      /\bCrashLoopBackOff\b|Back-off restarting failed container/,
-      // The Job controller giving up on a Job whose Pods kept failing (pkg/controller/job: reason
-      // BackoffLimitExceeded, "Job has reached the specified backoff limit"): the Pods' own failure is the cause.
-      /\bBackoffLimitExceeded\b|Job has reached the specified backoff limit/,
-    ],
+    patterns: RESTART_BACKOFF_WORDING,
     strength: 30,
     why: 'a container keeps crashing and is being restarted (or its Job gave up after its retries)',
     hint: "The container keeps crashing: its own previous log (kubectl logs --previous) has the cause.",
