@@ -453,13 +453,15 @@ export class Engine implements LogClassifier {
       scanner.scan(buf, at, end);
       for (const st of streams) {
         const base = fs.lineNo;
+        // A stream without a carriage return or an escape byte: no line of it needs checking for one.
+        const plain = !st.crOrEscape;
         let line = -1;
         let lineStart = 0;
         let lineEnd = 0;
         for (let r = st.from; r < st.to; r += 3) {
           const pos = rec[r]!;
           if (rec[r + 2] !== line) {
-            if (line >= 0) this.endLine(file, fs, buf, lineStart, lineEnd);
+            if (line >= 0) this.endLine(file, fs, buf, lineStart, lineEnd, plain);
             line = rec[r + 2]!;
             fs.lineNo = base + line;
             lineStart = buf.lastIndexOf(10, pos) + 1;
@@ -472,7 +474,7 @@ export class Engine implements LogClassifier {
             noteKeys(fs, outputsAt[rec[r + 1]!]!, hitEnd);
           }
         }
-        if (line >= 0) this.endLine(file, fs, buf, lineStart, lineEnd);
+        if (line >= 0) this.endLine(file, fs, buf, lineStart, lineEnd, plain);
         fs.lineNo = base + st.lines;
       }
       at = end;
@@ -533,15 +535,18 @@ export class Engine implements LogClassifier {
     fs.idN = 0;
   }
 
-  /** The line [start, end) of `buf` is complete and had prefilter hits. */
-  private endLine(file: string, fs: FileState, buf: Buffer, start: number, end: number): void {
+  /**
+   * The line [start, end) of `buf` is complete and had prefilter hits. `plain`: it is known to hold no
+   * carriage return and no escape byte (its visible text is its bytes).
+   */
+  private endLine(file: string, fs: FileState, buf: Buffer, start: number, end: number, plain = false): void {
     const lineNumber = fs.lineNo + 1;
     if (fs.hitN) {
       this.onHitLine?.(file, lineNumber, fs.hitIds.slice(0, fs.idN), fs.hitEnds.slice(0, fs.hitN));
       if (end - start <= MAX_LINE) {
         const c = this.scratch.candidatesAt(buf, start, end, fs.hitIds, fs.hitAt, fs.idN);
         const rest = c.context & ~CX.failure;
-        const context = rest ? this.byteContext(rest, fs, lineNumber, buf, start, end) : 0;
+        const context = rest ? this.byteContext(rest, fs, lineNumber, buf, start, end, plain) : 0;
         const failure = (c.context & CX.failure) !== 0 && fs.section === 'log' && !fs.longLine;
         if (c.patterns.length || context || failure) {
           const text = visibleText(buf.toString('utf8', start, end));
@@ -669,7 +674,7 @@ export class Engine implements LogClassifier {
    * The context checks that need no text (most lines of a long log are NCCL INFO chatter): done on the
    * bytes; returns the bits still to be read from the decoded line.
    */
-  private byteContext(mask: number, fs: FileState, lineNumber: number, buf: Buffer, start: number, end: number): number {
+  private byteContext(mask: number, fs: FileState, lineNumber: number, buf: Buffer, start: number, end: number, plain: boolean): number {
     const ctx = this.ctx;
     let rest = mask;
     if (mask & CX.ncclInfo) {
@@ -686,7 +691,7 @@ export class Engine implements LogClassifier {
       if (ctx.ncclHosts.size >= 64) rest &= ~CX.ncclInfo;
       else if (p && end - start >= p.length && startsWith(buf, start, p)) {
         // What the line shows could differ from its bytes only through a carriage return or an escape.
-        if (!holdsCrOrEscape(buf, start, end)) rest &= ~CX.ncclInfo;
+        if (plain || !holdsCrOrEscape(buf, start, end)) rest &= ~CX.ncclInfo;
       }
     }
     if (mask & CX.p2pTransport && ctx.p2pTransport) rest &= ~CX.p2pTransport;

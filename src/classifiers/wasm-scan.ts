@@ -52,6 +52,8 @@ const OP = {
   i8x16Splat: 0x0f,
   i8x16Eq: 0x23,
   i8x16Bitmask: 0x64,
+  v128Or: 0x50,
+  v128AnyTrue: 0x53,
   void: 0x40,
   i32: 0x7f,
   v128: 0x7b,
@@ -104,31 +106,47 @@ interface Layout {
   pages: number;
 }
 
-/** Function 0, `count(a, b) → n`: how many newlines memory [a, b) holds (SIMD compare, bitmask, popcount per 16 bytes). */
+/** REGS: per stream where its next record goes, its newline count, whether it holds a CR or an ESC; then the running flag. */
+const REG_NEWLINES = STREAMS;
+const REG_CR_ESC = 2 * STREAMS;
+const REG_FLAG = 3 * STREAMS;
+
+/**
+ * Function 0, `count(a, b) → n`: how many newlines memory [a, b) holds (SIMD compare, bitmask,
+ * popcount per 16 bytes); a carriage return or an escape byte among them sets REGS[REG_FLAG].
+ */
 function countNewlines(): number[] {
-  const [A, B, N, NL] = [0, 1, 2, 3];
+  const [A, B, N, F, NL, CR, ESC, SEEN, V] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
   const simd = (op: number, ...imm: number[]) => [OP.simd, ...uleb(op), ...imm];
+  const byteIs = (v: number) => [...get(A), OP.i32Load8u, 0, 0, ...i32(v), OP.i32Eq];
   const body = [
     ...i32(10), ...simd(OP.i8x16Splat), ...set(NL),
+    ...i32(13), ...simd(OP.i8x16Splat), ...set(CR),
+    ...i32(27), ...simd(OP.i8x16Splat), ...set(ESC),
     ...whileNot([...get(A), ...i32(16), OP.i32Add, ...get(B), OP.i32GtU], [
-      ...get(N), ...get(A), ...simd(OP.v128Load, 0, 0), ...get(NL), ...simd(OP.i8x16Eq), ...simd(OP.i8x16Bitmask), OP.i32Popcnt, OP.i32Add, ...set(N),
+      ...get(A), ...simd(OP.v128Load, 0, 0), ...set(V),
+      ...get(N), ...get(V), ...get(NL), ...simd(OP.i8x16Eq), ...simd(OP.i8x16Bitmask), OP.i32Popcnt, OP.i32Add, ...set(N),
+      ...get(SEEN), ...get(V), ...get(CR), ...simd(OP.i8x16Eq), ...simd(OP.v128Or), ...get(V), ...get(ESC), ...simd(OP.i8x16Eq), ...simd(OP.v128Or), ...set(SEEN),
       ...get(A), ...i32(16), OP.i32Add, ...set(A),
     ]),
     ...whileNot([...get(A), ...get(B), OP.i32GeU], [
-      ...get(N), ...get(A), OP.i32Load8u, 0, 0, ...i32(10), OP.i32Eq, OP.i32Add, ...set(N),
+      ...get(N), ...byteIs(10), OP.i32Add, ...set(N),
+      ...get(F), ...byteIs(13), OP.i32Or, ...byteIs(27), OP.i32Or, ...set(F),
       ...get(A), ...i32(1), OP.i32Add, ...set(A),
     ]),
+    ...i32(REGS), ...i32(REGS), ...load(4 * REG_FLAG), ...get(F), OP.i32Or, ...get(SEEN), ...simd(OP.v128AnyTrue), OP.i32Or, ...store(4 * REG_FLAG),
     ...get(N),
     OP.end,
   ];
-  return [...vec([[1, OP.i32], [1, OP.v128]]), ...body];
+  return [...vec([[2, OP.i32], [5, OP.v128]]), ...body];
 }
 
 /**
  * Function 1, `scan(common, l0, l1, l2, l3)`: stream j is the l_j bytes at input + j × WASM_BLOCK,
  * each from the root; all four in step for their first `common` bytes, then each alone. A hit appends
  * (position in its stream, row offset) at REGS[j], which moves past it. Then, per stream, each
- * record's third field gets the newlines before it, and REGS[4 + j] the stream's newline count.
+ * record's third field gets the newlines before it, REGS[REG_NEWLINES + j] the stream's newline
+ * count and REGS[REG_CR_ESC + j] whether a carriage return or an escape byte is in it.
  */
 function scanFunction(L: Layout): number[] {
   const COMMON = 0;
@@ -162,6 +180,7 @@ function scanFunction(L: Layout): number[] {
   }
   for (let j = 0; j < STREAMS; j++) {
     const base = L.input + j * WASM_BLOCK;
+    body.push(...i32(REGS), ...i32(0), ...store(4 * REG_FLAG));
     body.push(...i32(L.out + j * WASM_BLOCK * RECORD), ...set(O), ...i32(REGS), ...load(4 * j), ...set(END), ...i32(base), ...set(CUR), ...i32(0), ...set(N));
     body.push(
       ...whileNot([...get(O), ...get(END), OP.i32GeU], [
@@ -170,7 +189,8 @@ function scanFunction(L: Layout): number[] {
         ...get(O), ...get(N), ...store(8), ...get(O), ...i32(RECORD), OP.i32Add, ...set(O),
       ]),
     );
-    body.push(...i32(REGS), ...get(N), ...get(CUR), ...i32(base), ...get(len(j)), OP.i32Add, OP.call, 0, OP.i32Add, ...store(4 * (STREAMS + j)));
+    body.push(...i32(REGS), ...get(N), ...get(CUR), ...i32(base), ...get(len(j)), OP.i32Add, OP.call, 0, OP.i32Add, ...store(4 * (REG_NEWLINES + j)));
+    body.push(...i32(REGS), ...i32(REGS), ...load(4 * REG_FLAG), ...store(4 * (REG_CR_ESC + j)));
   }
   body.push(OP.end);
   return [...vec([[...uleb(LOCALS - 1 - STREAMS), OP.i32]]), ...body];
@@ -200,12 +220,14 @@ export interface StreamHits {
   to: number;
   /** Newlines in the stream (each of its lines ends with one). */
   lines: number;
+  /** Whether a carriage return or an escape byte is in it (a line's visible text may then differ from its bytes). */
+  crOrEscape: boolean;
 }
 
 export class WasmScanner {
   /** Hit records (see StreamHits). */
   readonly rec: Int32Array;
-  readonly streams: StreamHits[] = Array.from({ length: STREAMS }, () => ({ start: 0, end: 0, from: 0, to: 0, lines: 0 }));
+  readonly streams: StreamHits[] = Array.from({ length: STREAMS }, () => ({ start: 0, end: 0, from: 0, to: 0, lines: 0, crOrEscape: false }));
   private readonly mem: Uint8Array;
   private readonly regs: Int32Array;
   private readonly run: (common: number, ...lengths: number[]) => void;
@@ -246,7 +268,7 @@ export class WasmScanner {
     const inst = new WebAssembly.Instance(new WebAssembly.Module(scanModule(this.layout)));
     const memory = inst.exports.mem as WebAssembly.Memory;
     this.mem = new Uint8Array(memory.buffer);
-    this.regs = new Int32Array(memory.buffer, REGS, 2 * STREAMS);
+    this.regs = new Int32Array(memory.buffer, REGS, REG_FLAG + 1);
     this.rec = new Int32Array(memory.buffer);
     this.run = inst.exports.scan as WasmScanner['run'];
     const table = new Int32Array(memory.buffer, TABLE, rows * rowLen);
@@ -288,7 +310,8 @@ export class WasmScanner {
       const st = streams[j]!;
       st.from = (out + j * WASM_BLOCK * RECORD) >> 2;
       st.to = regs[j]! >> 2;
-      st.lines = regs[STREAMS + j]!;
+      st.lines = regs[REG_NEWLINES + j]!;
+      st.crOrEscape = regs[REG_CR_ESC + j] !== 0;
       for (let r = st.from; r < st.to; r += 3) {
         rec[r] = rec[r]! + st.start;
         rec[r + 1] = stateOf[rec[r + 1]! / rowBytes]!;

@@ -101,6 +101,20 @@ describe('the block scan', () => {
     expect(scan(bytes, [WASM_BLOCK - 7, 2 * WASM_BLOCK + 11, bytes.length - 1000], true)).toEqual(scan(bytes, [WASM_BLOCK - 7, 2 * WASM_BLOCK + 11, bytes.length - 1000], false));
   });
 
+  it('an NCCL INFO line overwritten after a carriage return counts the host it shows, as one stream does', () => {
+    // The block scan skips decoding NCCL INFO lines of a host already counted, unless its stream holds
+    // a carriage return or an escape byte: then the visible text (after the last \r) may name another.
+    const known = 'vm:948:948 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>';
+    const overwritten = 'vm:948:948 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM\rnode7:12:12 [1] NCCL INFO Channel 00/0 : 1[1] -> 0[0] via P2P/CUMEM';
+    const text = `${known}\n`.repeat(200) + `${overwritten}\n` + `${known}\n`.repeat(200);
+    for (const fullScan of [false, true]) {
+      const e = new Engine({ fullScan });
+      e.feed('logs/stdout.log', Buffer.from(text, 'utf8'));
+      e.finish();
+      expect([...e.ctx.ncclHosts].sort(), fullScan ? 'one stream' : 'block scan').toEqual(['node7', 'vm']);
+    }
+  });
+
   it('keeps nothing of a chunk past feed: one buffer overwritten after each feed gives the same verdict', () => {
     for (const { file } of corpusRows()) {
       const bytes = Buffer.from(corpusText(file), 'utf8');
