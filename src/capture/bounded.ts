@@ -103,6 +103,11 @@ export async function readSmall(path: string, max = 4 * 1024 * 1024, opts: OpenO
     if (err instanceof NotRegularFile) return null;
     throw err;
   }
+  return readWhole(fh, max);
+}
+
+/** An opened file read whole and closed, or null (closed) when larger than `max`. */
+export async function readWhole(fh: FileHandle, max: number): Promise<Buffer | null> {
   try {
     const st = await fh.stat();
     if (st.size > max) return null;

@@ -4,7 +4,7 @@
 // collective sequence numbers are extracted into nccl/flight-recorder.json: a rank whose numbers lag
 // the others never joined (deadlock); ranks whose last entries name different ops are desynced.
 import { lstat, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { openRegular } from '../bounded.js';
+import { openRegular, readWhole } from '../bounded.js';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { Collector, CaptureContext } from '../collector.js';
@@ -181,15 +181,7 @@ export async function readDump(path: string, max: number): Promise<Buffer | stri
   } catch (e) {
     return (e as Error).message;
   }
-  try {
-    const st = await fh.stat();
-    if (st.size > max) return `over ${max} bytes`;
-    const buf = Buffer.alloc(st.size);
-    const { bytesRead } = await fh.read(buf, 0, st.size, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
+  return (await readWhole(fh, max)) ?? `over ${max} bytes`;
 }
 
 function n(v: unknown): number | null {
