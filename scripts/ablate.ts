@@ -43,6 +43,7 @@ const FAMILIES: Record<string, string[]> = {
   nccl: ['ncclRules'],
   network: ['networkRules'],
   ray: ['rayRules'],
+  stall: ['logStallRules'],
   usercode: ['userCodeRules'],
   verifier: ['verifierRules'],
 };
@@ -124,6 +125,10 @@ async function main(): Promise<void> {
     const file = (await import(`../src/classifiers/rules/${family}.js`)) as Record<string, readonly { id: string }[]>;
     for (const name of names) for (const r of file[name]!) familyOf.set(r.id, family);
   }
+  // A family added to rules/index.ts but not here would go unmeasured: every rule must have one.
+  const { RULES } = await import('../src/classifiers/rules/index.js');
+  const orphans = RULES.filter((r) => !familyOf.has(r.id)).map((r) => r.id);
+  if (orphans.length) throw new Error(`rules of no family in FAMILIES (scripts/ablate.ts): ${orphans.join(', ')}`);
   const rows: FamilyRow[] = [];
   for (const family of Object.keys(FAMILIES)) {
     const own = full.filter((v) => v.rulesOnly === v.label && v.decidedBy !== null && familyOf.get(v.decidedBy) === family).map((v) => v.id);

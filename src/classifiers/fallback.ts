@@ -45,8 +45,8 @@ export function words(text: string): string {
   return split ? ` ${split} ` : ' ';
 }
 
-/** Exception names every producer raises for anything (Python's catch-alls): they say a failure happened, not which. */
-const GENERIC_NAMES = new Set(['RuntimeError', 'ValueError', 'Exception', 'BaseException', 'OSError', 'IOError', 'EnvironmentError', 'SystemExit', 'SystemError', 'Error', 'StandardError', 'UserWarning'].map((n) => words(n)));
+/** Names every producer uses for any failure (Python's catch-all exceptions, status fields): they say a failure happened, not which. */
+const GENERIC_NAMES = new Set(['RuntimeError', 'ValueError', 'Exception', 'BaseException', 'OSError', 'IOError', 'EnvironmentError', 'SystemExit', 'SystemError', 'Error', 'StandardError', 'UserWarning', 'exitCode', 'ExitCode', 'errorCode', 'statusCode'].map((n) => words(n)));
 
 /** Words of a term (as `words` writes it) that say something: 3+ letters, no stopword, no number. */
 function meaningfulWords(term: string): number {
@@ -81,8 +81,9 @@ export function buildVocabulary(rules: readonly Rule[], lexicon: readonly Lexico
     const term = words(raw);
     const meaning = meaningfulWords(term);
     const identifier = isIdentifier(raw);
-    // A lexicon term was chosen as a class's word; a rule key must be a name or say two things (not "python", "abort").
-    if (meaning === 0 || GENERIC_NAMES.has(term) || (!fromLexicon && !identifier && meaning < 2)) return;
+    // A lexicon term may lean on a number (`code 503`); a rule key must be a name or say two things (not "python", "abort").
+    const said = fromLexicon ? term.trim().split(' ').filter((w) => !STOPWORDS.has(w)).length : meaning;
+    if (said === 0 || GENERIC_NAMES.has(term) || (!fromLexicon && !identifier && meaning < 2)) return;
     let m = mentions.get(term);
     if (!m) mentions.set(term, (m = { wholeWord: fromLexicon, identifier, by: new Map() }));
     m.wholeWord &&= fromLexicon;

@@ -120,6 +120,11 @@ export const LEXICON: readonly LexiconEntry[] = [
   },
   {
     class: 'host.oom',
+    source: 'inference servers that check host memory before loading a model: Ollama (llm/server.go "model requires more system memory (%s) than is available (%s)")',
+    terms: ['model requires more system memory', 'than is available', 'system memory'],
+  },
+  {
+    class: 'host.oom',
     source: 'Ray memory monitor (src/ray/common/memory_monitor.cc, ray.exceptions.OutOfMemoryError: "Task was killed due to the node running low on memory"), ObjectStoreFullError',
     terms: ['Task was killed due to the node running low on memory', 'running low on memory', 'memory usage threshold', 'RAY_memory_usage_threshold', 'RAY_memory_monitor_refresh_ms', 'ray.exceptions.OutOfMemoryError', 'ObjectStoreFullError', 'object store is full'],
   },
@@ -191,6 +196,8 @@ export const LEXICON: readonly LexiconEntry[] = [
       'exceeded your current quota', 'context_length_exceeded', 'maximum context length', 'ContextWindowExceededError', 'prompt is too long', 'Incorrect API key provided',
       'invalid_api_key', 'invalid x-api-key', 'model_not_found', 'does not exist or you do not have access to it', 'Rate limit reached', 'rate limit',
       '400 Client Error', '401 Client Error', '403 Client Error', '404 Client Error', '429 Client Error', 'HTTPStatusError', 'Client error',
+      // The status as error reports carry it: openai-python `Error code: 429`, bodies `"code": 429`, `Status Code: 403`.
+      'code 400', 'code 401', 'code 402', 'code 403', 'code 404', 'code 409', 'code 413', 'code 422', 'code 429', 'RESOURCE_EXHAUSTED', 'INVALID_ARGUMENT', 'PERMISSION_DENIED', 'UNAUTHENTICATED',
     ],
   },
   {
@@ -201,6 +208,7 @@ export const LEXICON: readonly LexiconEntry[] = [
       'Network Authentication Required', 'InternalServerError', 'ServiceUnavailableError', 'api_error', 'overloaded_error', 'Overloaded', 'OverloadedError',
       'upstream connect error', 'no healthy upstream', 'upstream request timeout', 'The server had an error while processing your request', '500 Server Error',
       '502 Server Error', '503 Server Error', 'Server error', 'server_error', 'engine dead', 'EngineDeadError', 'EngineGenerateError', 'AsyncEngineDeadError',
+      'code 500', 'code 502', 'code 503', 'code 504', 'code 529', '503 UNAVAILABLE', '500 INTERNAL', 'The model is overloaded',
     ],
   },
   {

@@ -94,6 +94,13 @@ export const SEVERITY_MARKERS: readonly SeverityMarker[] = [
     re: /\breason"?: ?"?[A-Z][A-Za-z]{2,40}\b|\bexitCode"?: ?[1-9]/,
   },
   {
+    // An HTTP error status in a client's or gateway's error report: openai-python's APIStatusError message
+    // `Error code: 429 - {…}` (_client.py _make_status_error), error bodies `"code": 503` / `'code': 503`,
+    // `Status Code: 500`, google-genai's `503 UNAVAILABLE.` (errors.py APIError: code, status, message).
+    producer: 'HTTP error statuses in client and gateway error reports',
+    re: /(?:[Ee]rror code|[Ss]tatus [Cc]ode|"code"|'code'|"status"|status_code)["']?: ?[45]\d\d\b|\b[45]\d\d (?:UNAVAILABLE|RESOURCE_EXHAUSTED|INTERNAL|DEADLINE_EXCEEDED|INVALID_ARGUMENT|PERMISSION_DENIED|NOT_FOUND|UNAUTHENTICATED|FAILED_PRECONDITION)\b/,
+  },
+  {
     // NCCL prints its failures at WARN level (`host:pid:tid [dev] NCCL WARN …`, debug.cc ncclDebugLog).
     producer: 'NCCL WARN',
     re: /NCCL WARN/,
