@@ -47,7 +47,8 @@ export interface AssignInput {
   fp: Fingerprint;
 }
 
-function titleOf(fp: Fingerprint): string {
+/** A group's title: its fingerprint's template, with the frame it was raised in (both backends file groups under it). */
+export function groupTitle(fp: Fingerprint): string {
   return fp.frame ? `${fp.template} (in ${fp.frame})` : fp.template;
 }
 
@@ -65,7 +66,7 @@ export function assignGroup(tx: Tx, input: AssignInput): { groupId: string; crea
         fingerprint: input.fp.fingerprint,
         class: input.diagnosis.class,
         category: input.diagnosis.category,
-        title: titleOf(input.fp),
+        title: groupTitle(input.fp),
         firstSeen: input.failedAt,
         lastSeen: input.failedAt,
         count: 1,

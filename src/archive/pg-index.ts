@@ -20,6 +20,7 @@ import {
   GROUP_WEEKS_SQL,
   groupDetail,
   groupIdOf,
+  groupTitle,
   toGroupSummary,
   type AssignInput,
   type GroupDetail,
@@ -289,9 +290,9 @@ async function assignGroup(tx: Tx, input: AssignInput): Promise<void> {
   await tx.execute(sql`SELECT fdiag_assign_group_v1(${input.failureId}, ${input.runId}, ${input.failedAt}, ${JSON.stringify(groupParam(input.diagnosis, input.fp))}::jsonb)`);
 }
 
-/** What fdiag_assign_group_v1 files a failure under (groups.ts computes the id; the title as SQLite's). */
+/** What fdiag_assign_group_v1 files a failure under (groups.ts computes the id and the title). */
 function groupParam(diagnosis: AssignInput['diagnosis'], fp: Fingerprint) {
-  return { id: groupIdOf(fp.fingerprint), fingerprint: fp.fingerprint, class: diagnosis.class, category: diagnosis.category, title: fp.frame ? `${fp.template} (in ${fp.frame})` : fp.template, hint: diagnosis.hint };
+  return { id: groupIdOf(fp.fingerprint), fingerprint: fp.fingerprint, class: diagnosis.class, category: diagnosis.category, title: groupTitle(fp), hint: diagnosis.hint };
 }
 
 const INGEST_STATEMENT = { name: 'fdiag_ingest_failure_v1', text: 'SELECT fdiag_ingest_failure_v1($1::jsonb, $2::jsonb, $3::jsonb, $4::jsonb) AS inserted' };
