@@ -331,10 +331,10 @@ function timeOf(s: Signal, all: readonly Signal[]): LogTime | undefined {
   return best?.time;
 }
 
-function inOrder(order: CauseOrder, cause: Signal, symptom: Signal, all: readonly Signal[]): boolean {
+function inOrder(order: CauseOrder, cause: Signal, symptom: Signal, times: ReadonlyMap<Signal, LogTime | undefined>): boolean {
   if (order === 'any') return true;
-  const ct = timeOf(cause, all);
-  const st = timeOf(symptom, all);
+  const ct = times.get(cause);
+  const st = times.get(symptom);
   const c = ct !== undefined && st !== undefined ? compareLogTimes(ct, st) : undefined;
   if (order === 'stamped-before') return c !== undefined && c < 0;
   if (c !== undefined) return c <= 0;
@@ -353,6 +353,8 @@ export function explainSymptoms(signals: readonly Signal[], mechanisms: readonly
   }
   if (mechsOf.size === 0) return [];
   const symptomLines = new Set([...mechsOf.keys()].map((s) => `${s.file}:${s.line}`));
+  // Each signal's time once (a bundle keeps a few signals per rule, so this stays small).
+  const times = new Map(signals.map((s) => [s, timeOf(s, signals)] as const));
   const causesOf = (s: Signal, m: SymptomMechanism, candidates: readonly Signal[]): Signal[] =>
     candidates.filter((c) => {
       if (c === s) return false;
@@ -365,7 +367,7 @@ export function explainSymptoms(signals: readonly Signal[], mechanisms: readonly
           !g.notFromRules?.includes(c.rule.id) &&
           (!g.fromRules || g.fromRules.includes(c.rule.id)) &&
           (!g.sameFile || c.file === s.file) &&
-          inOrder(g.order, c, s, signals),
+          inOrder(g.order, c, s, times),
       );
     });
   const out: ExplainedSymptom[] = [];

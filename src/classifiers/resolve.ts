@@ -621,7 +621,7 @@ function buildEvidence(w: ClassBest, support: Where[], classes: ClassBest[]): Ev
   const head = [own[0]!, ...own.slice(1, support.length ? 2 : 3).sort((a, b) => a.order - b.order)];
   for (const s of head) push({ file: s.file, line: s.line, text: s.text, rule: s.rule.id });
   for (const s of support) push({ file: s.file, line: s.line, text: s.text, rule: 'context' });
-  const others = classes.filter((c) => c !== w).sort((a, b) => b.best.strength - a.best.strength);
+  const others = classes.filter((c) => c.cls !== w.cls).sort((a, b) => b.best.strength - a.best.strength);
   for (const c of others.slice(0, 2)) push({ file: c.best.file, line: c.best.line, text: c.best.text, rule: c.best.rule.id });
   return out;
 }

@@ -33,6 +33,9 @@ describe('an inference server whose engine died', () => {
     expect(d.class).toBe('cuda.oom');
     expect(d.secondary).toContain('gateway.5xx');
     expect(d.hint).toMatch(/500s and the dead engine are its consequence/);
+    // The explained symptom stays in the evidence beside the cause.
+    expect(d.evidence[0]!.rule).toBe('cuda.oom.torch');
+    expect(d.evidence.some((e) => e.rule.startsWith('gateway.'))).toBe(true);
   });
 
   it("an exception in the server's own plug-in code killed the engine: user.code_error, not gateway.5xx", () => {
