@@ -7,15 +7,9 @@
 // lexicon stays whole (it was written from producers' source, not from the rules); the rule-key part of
 // the vocabulary is rebuilt from the rules left, so a removed family's own pattern keys do not help.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-interface Row {
-  id: string;
-  file: string;
-  label: string;
-}
+import { findCorpus, loadCorpus } from './corpus.js';
 
 /** One log's verdicts in one child. */
 interface Verdict {
@@ -50,13 +44,6 @@ const FAMILIES: Record<string, string[]> = {
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
-function loadRows(dir: string): Row[] {
-  return readFileSync(join(dir, 'manifest.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Row);
-}
-
 /** In a child: remove `family`'s rules (and the facts that fire them), then load the engine and classify every log. */
 async function child(dir: string, family: string): Promise<Verdict[]> {
   const { RULES } = await import('../src/classifiers/rules/index.js');
@@ -71,8 +58,7 @@ async function child(dir: string, family: string): Promise<Verdict[]> {
   }
   const { Engine } = await import('../src/classifiers/engine.js');
   const out: Verdict[] = [];
-  for (const row of loadRows(dir)) {
-    const text = readFileSync(join(dir, row.file), 'utf8');
+  for (const { row, text } of loadCorpus(dir)) {
     const path = `logs/${row.file}`;
     const run = (fallback: boolean) => {
       const e = new Engine();
@@ -113,7 +99,7 @@ export interface FamilyRow {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const at = (flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
-  const dir = resolve(at('--corpus') ?? resolve(HERE, '../../shared/corpus'));
+  const dir = resolve(at('--corpus') ?? findCorpus(resolve(HERE, '..')));
   const childFamily = at('--child');
   if (childFamily) {
     process.stdout.write(JSON.stringify(await child(dir, childFamily)));

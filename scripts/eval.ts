@@ -1,20 +1,11 @@
 // `npm run eval [-- --format json] [--corpus DIR] [--misses]`: score the classifier and the naive
 // keyword baseline on the labeled corpus, side by side in one run.
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { baselineClassify } from '../src/classifiers/baseline.js';
 import { CLASS_CATEGORY, classifyBundle, FAILURE_CLASSES, type FailureClass, isFailureClass } from '../src/classifiers/index.js';
+import { findCorpus, loadCorpus, type Row } from './corpus.js';
 
-interface Row {
-  id: string;
-  file: string;
-  /** The labelled root cause: a TAXONOMY.md class, possibly one this ruleset does not know yet. */
-  label: string;
-  category: string;
-  why?: string;
-  /** The cause is only in the thread, not in the log (shared corpus round 3). */
-  silent?: boolean;
-}
+export { findCorpus, findSharedCorpus, loadCorpus } from './corpus.js';
 
 export interface Scores {
   n: number;
@@ -31,28 +22,6 @@ export interface Scores {
   perClass: Record<string, { precision: number; recall: number; f1: number; support: number; predicted: number }>;
   confusion: Record<string, Record<string, number>>;
   misses: { id: string; label: string; predicted: string }[];
-}
-
-/**
- * The shared labelled corpus (`../shared/corpus` beside the repository; from a worktree under
- * `/work/wt/<name>` also `../../shared/corpus`; `FDIAG_SHARED_CORPUS` overrides), or undefined where
- * it is absent, as on a clean CI clone.
- */
-export function findSharedCorpus(root = process.cwd()): string | undefined {
-  const candidates = [process.env.FDIAG_SHARED_CORPUS, resolve(root, '../shared/corpus'), resolve(root, '../../shared/corpus')];
-  return candidates.find((dir): dir is string => !!dir && existsSync(join(dir, 'manifest.jsonl')));
-}
-
-export function findCorpus(root = process.cwd()): string {
-  return findSharedCorpus(root) ?? resolve(root, 'fixtures/corpus');
-}
-
-export function loadCorpus(dir: string): { row: Row; text: string }[] {
-  const rows = readFileSync(join(dir, 'manifest.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Row);
-  return rows.map((row) => ({ row, text: readFileSync(join(dir, row.file), 'utf8') }));
 }
 
 export function score(items: { row: Row; predicted: FailureClass }[]): Scores {
