@@ -1,8 +1,8 @@
 // Bounded text: a run can print gigabytes, but a bundle keeps the head (how it started: config,
 // versions) and the tail (how it died), and says how much was cut between them.
-import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { trimCutEdges } from '../redact/index.js';
+import { NotRegularFile, openRegular, type OpenOptions } from '../regular-file.js';
 
 // 1 MiB of head (start-up, resolved config, NCCL init) and 4 MiB of tail (~40k lines before the
 // failure) per stream: enough for a post-mortem, and small enough that a capture on the failing
@@ -119,47 +119,5 @@ export async function readWhole(fh: FileHandle, max: number): Promise<Buffer | n
   }
 }
 
-export class NotRegularFile extends Error {}
-
-export interface OpenOptions {
-  /**
-   * The file is at a place every user of the node may write to (/tmp/nccl_trace_rank_<N>,
-   * /tmp/ray/session_latest/logs): a link there, symbolic or hard (protected_hardlinks off), would
-   * put another file of the capturing user's into the bundle, and another user's file would be
-   * evidence they chose. So the last name is not followed (O_NOFOLLOW), and the opened file must
-   * have one link and be owned by the capturing user.
-   */
-  shared?: boolean;
-}
-
-/**
- * Opens a file for reading only if it is a regular file. The open is non-blocking, so a FIFO
- * (`--log fifo`, a FIFO at wandb/latest-run/files/output.log) or a device cannot hang capture
- * in open() or read(); the type (and, for `shared`, the owner and link count) is checked on the
- * opened descriptor (fstat), so nothing can be swapped in between the check and the read.
- */
-export async function openRegular(path: string, opts: OpenOptions = {}): Promise<FileHandle> {
-  let fh: FileHandle;
-  try {
-    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0) | (opts.shared ? constants.O_NOFOLLOW : 0));
-  } catch (err) {
-    if (opts.shared && (err as NodeJS.ErrnoException).code === 'ELOOP') throw new NotRegularFile(`${path} is a symbolic link in a shared folder; not followed (skipped)`);
-    throw err;
-  }
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) {
-      const what = st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isSocket() ? 'a socket' : st.isDirectory() ? 'a folder' : 'not a regular file';
-      throw new NotRegularFile(`${path} is ${what}; only regular files are read (skipped)`);
-    }
-    if (opts.shared) {
-      const uid = process.getuid?.();
-      if (uid !== undefined && st.uid !== uid) throw new NotRegularFile(`${path} is owned by uid ${st.uid}, not by this user (uid ${uid}); skipped`);
-      if (st.nlink !== 1) throw new NotRegularFile(`${path} has ${st.nlink} links (a hard link to it may be anyone's); skipped`);
-    }
-    return fh;
-  } catch (err) {
-    await fh.close();
-    throw err;
-  }
-}
+// Regular files only, checked on the descriptor (src/regular-file.ts, shared with the Harbor reader).
+export { NotRegularFile, openRegular, type OpenOptions } from '../regular-file.js';

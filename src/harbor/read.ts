@@ -5,8 +5,9 @@
 // file is read only if its own name is not a link (O_NOFOLLOW: a link to /root/.ssh/id_rsa would
 // resolve on the host at import) and it is a regular file (O_NONBLOCK and fstat: a FIFO cannot hang
 // the import); folders met while listing are walked only when they are not links.
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, lstatSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { openRegularSync } from '../regular-file.js';
 
 export const READ_LIMITS = {
   /** A log or verifier output: head + tail kept within this many bytes. */
@@ -39,16 +40,11 @@ function readRange(fd: number, pos: number, len: number): Buffer {
 
 /** A regular file opened without following a link at its name; null otherwise (missing, a link, a FIFO, a folder). */
 function openFile(path: string): { fd: number; st: Stats } | null {
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    return openRegularSync(path, { noFollow: true });
   } catch {
     return null;
   }
-  const st = fstatSync(fd);
-  if (st.isFile()) return { fd, st };
-  closeSync(fd);
-  return null;
 }
 
 /** Whole file up to maxBytes; above it, the first quarter and the last three quarters of the budget. */
