@@ -17,6 +17,8 @@ import type { StructuredSignal } from './signals.js';
 /** Frames kept at each end of one stack (innermost and outermost are what is read). */
 const MAX_FRAMES = 12;
 const MAX_STACKS = 8;
+/** Interleaved streams (ranks, Ray actors) followed at once; a log naming more gets its first ones read. */
+const MAX_STREAMS = 256;
 /** A traceback's exception line follows its last frame within this many lines (source and caret lines). */
 const TRACEBACK_TAIL = 12;
 /** A frame further than this from the previous one of its stack belongs to something else (CPython prints a source and caret lines between frames). */
@@ -97,11 +99,13 @@ export class StackTracker {
   traceback(stream: string, rank: number | undefined, line: number, text: string, afterNcclInfo: number | undefined): void {
     this.close(stream, line);
     this.banner.delete(stream);
+    if (!this.room(stream)) return;
     this.open.set(stream, this.stack('traceback', stream, rank, line, text, /\^C\s*Traceback/.test(text), null, null, afterNcclInfo));
   }
 
   /** A faulthandler or py-spy thread header, or a faulthandler banner (`Timeout (…)!`, `Fatal Python error: …`). */
   header(stream: string, rank: number | undefined, line: number, rest: string, afterNcclInfo: number | undefined): void {
+    if (!this.room(stream)) return;
     if (/^Fatal Python error: /.test(rest)) {
       this.close(stream, line);
       this.banner.set(stream, 'fatal');
@@ -154,6 +158,12 @@ export class StackTracker {
     if (!s || s.format !== 'traceback' || line - s.last > TRACEBACK_TAIL) return;
     s.ended = 'interrupt';
     this.close(stream, line);
+  }
+
+  /** Whether `stream` is followed (already, or there is room for one more): memory is bounded by MAX_STREAMS. */
+  private room(stream: string): boolean {
+    if (this.open.has(stream) || this.banner.has(stream) || this.gdbThread.has(stream)) return true;
+    return this.open.size + this.banner.size + this.gdbThread.size < MAX_STREAMS && this.done.length < MAX_STACKS;
   }
 
   /** `lines`: how many lines the file had. */

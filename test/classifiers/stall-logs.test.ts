@@ -361,3 +361,12 @@ describe('a run that went silent', () => {
     expect(classifyText(fault('xhci_hcd')).class).not.toBe('nccl.p2p_deadlock');
   });
 });
+
+describe('bounds', () => {
+  it('thousands of ranks, each with its Ctrl-C traceback in the collective: read from the first ones, still the stall', () => {
+    const log = Array.from({ length: 3000 }, (_, r) => ctrlCInAllReduce(r)).join('\n');
+    const d = classifyText(log);
+    expect(d.class).toBe('job.stall');
+    expect(d.hint).toContain('all_reduce (distributed/distributed_c10d.py:2806)');
+  });
+});
