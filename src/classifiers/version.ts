@@ -11,6 +11,7 @@ import { AGENT_LOOPS } from './rules/agent.js';
 import { LEXICON, type LexiconEntry } from './rules/lexicon.js';
 import { LOWER_LEVELS, SEVERITY_MARKERS, type SeverityMarker } from './rules/severity.js';
 import { RULES } from './rules/index.js';
+import { HELPER_BOTTOM, PY_SPY_FRAME_KEYS, WAIT_FRAMES, type WaitFrame } from './rules/stall.js';
 import { TEST_RUNNERS } from './rules/verifier.js';
 
 /** Bump when engine or resolution code changes what a bundle is classified as. */
@@ -30,6 +31,7 @@ export function rulesetVersion(
   explains: readonly Explains[],
   symptoms: readonly SymptomMechanism[] = SYMPTOMS,
   fallback: FallbackData = { lexicon: LEXICON, markers: [...SEVERITY_MARKERS, ...LOWER_LEVELS] },
+  waitFrames: readonly WaitFrame[] = WAIT_FRAMES,
 ): string {
   const h = createHash('sha256');
   for (const r of rules) h.update(JSON.stringify([r.id, r.class, r.strength, r.sections ?? null, r.patterns.map(re), (r.unless ?? []).map(re), !!r.extract, r.why, r.hint]));
@@ -39,6 +41,9 @@ export function rulesetVersion(
   // The structure vocabularies (progress.ts) decide agent.loop_cut / verifier.no_test_summary as much as a rule's patterns.
   for (const a of AGENT_LOOPS) h.update(JSON.stringify([a.agent, a.step.map(re), a.end.map(re)]));
   for (const t of TEST_RUNNERS) h.update(JSON.stringify([t.runner, t.start.map(re), t.summary.map(re)]));
+  // The stall vocabulary (stacks.ts): which innermost frames are a wait decides job.stall as much as a rule's patterns.
+  for (const w of waitFrames) h.update(JSON.stringify(['wait-frame', w.kind, re(w.file), w.fn ? re(w.fn) : null, !!w.apiOnly]));
+  h.update(JSON.stringify(['helper-bottom', re(HELPER_BOTTOM), PY_SPY_FRAME_KEYS]));
   // The vocabulary fallback's data (fallback.ts): which lines it reads and the words it weighs.
   for (const m of fallback.markers) h.update(JSON.stringify(['severity', re(m.re)]));
   for (const e of fallback.lexicon) h.update(JSON.stringify(['lexicon', e.class, e.terms]));

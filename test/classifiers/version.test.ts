@@ -6,6 +6,7 @@ import { FACT_RULES } from '../../src/classifiers/rules/facts.js';
 import { RULES } from '../../src/classifiers/rules/index.js';
 import { LEXICON } from '../../src/classifiers/rules/lexicon.js';
 import { LOWER_LEVELS, SEVERITY_MARKERS } from '../../src/classifiers/rules/severity.js';
+import { WAIT_FRAMES } from '../../src/classifiers/rules/stall.js';
 import { RULESET_VERSION, rulesetVersion } from '../../src/classifiers/version.js';
 
 describe('ruleset version', () => {
@@ -32,5 +33,13 @@ describe('ruleset version', () => {
     expect(rulesetVersion(RULES, FACT_RULES, EXPLAINS, SYMPTOMS, { lexicon: LEXICON, markers })).toBe(RULESET_VERSION);
     expect(rulesetVersion(RULES, FACT_RULES, EXPLAINS, SYMPTOMS, { lexicon: [{ ...entry!, terms: [...entry!.terms, 'one more term'] }, ...more], markers })).not.toBe(RULESET_VERSION);
     expect(rulesetVersion(RULES, FACT_RULES, EXPLAINS, SYMPTOMS, { lexicon: LEXICON, markers: markers.slice(1) })).not.toBe(RULESET_VERSION);
+  });
+
+  it('changes with the stall vocabulary (which innermost frames are a wait)', () => {
+    const fallback = { lexicon: LEXICON, markers: [...SEVERITY_MARKERS, ...LOWER_LEVELS] };
+    expect(rulesetVersion(RULES, FACT_RULES, EXPLAINS, SYMPTOMS, fallback, WAIT_FRAMES)).toBe(RULESET_VERSION);
+    expect(rulesetVersion(RULES, FACT_RULES, EXPLAINS, SYMPTOMS, fallback, WAIT_FRAMES.slice(1))).not.toBe(RULESET_VERSION);
+    const [first, ...rest] = WAIT_FRAMES;
+    expect(rulesetVersion(RULES, FACT_RULES, EXPLAINS, SYMPTOMS, fallback, [{ ...first!, kind: 'socket' }, ...rest])).not.toBe(RULESET_VERSION);
   });
 });
