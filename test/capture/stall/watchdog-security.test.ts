@@ -15,14 +15,22 @@ describe('the stall window is measured on a monotonic clock', () => {
   it('the wall clock stepping an hour forward is no stall', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     let stalls = 0;
-    const w = new StallWatchdog({ afterMs: 60_000, logFiles: [], tickMs: 20 }, async () => void stalls++);
+    let seen: () => void = () => {};
+    const stalled = new Promise<void>((resolve) => (seen = resolve));
+    const w = new StallWatchdog({ afterMs: 3000, logFiles: [], tickMs: 20 }, async () => {
+      stalls++;
+      seen();
+    });
     await w.start();
     w.output(Buffer.from('step 1\n'), 'stdout');
-    // before: Date.now() - lastProgress was an hour, over the 60 s window: a stall on the next tick
+    // before: Date.now() - lastProgress was an hour, over the window: a stall on the next tick
     vi.setSystemTime(Date.now() + HOUR);
     await realWait(300);
-    await w.stop();
     expect(stalls).toBe(0);
+    // the watchdog was ticking all along: with no output for the real window it does report the stall
+    const fired = await Promise.race([stalled.then(() => true), realWait(15_000).then(() => false)]);
+    await w.stop();
+    expect(fired).toBe(true);
   });
 
   it('the wall clock stepping an hour back does not hide a real stall', async () => {
