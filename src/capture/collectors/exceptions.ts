@@ -239,14 +239,11 @@ export const exceptionsCollector: Collector = {
     const bases = [...new Set([ctx.env.TMPDIR, '/tmp'].filter((x): x is string => !!x).map((b) => resolve(b)))];
     const errFiles = await findErrorFiles(bases, since, signal);
     const envFile = ctx.env.TORCHELASTIC_ERROR_FILE;
-    if (envFile) {
-      const abs = resolve(ctx.cwd, envFile);
-      if (!errFiles.some((f) => f.abs === abs)) errFiles.push({ abs, rel: `torchelastic/error_file/${safeName(basename(abs))}` });
-    }
+    const envAbs = envFile ? resolve(ctx.cwd, envFile) : null;
+    if (envAbs && !errFiles.some((f) => f.abs === envAbs)) errFiles.push({ abs: envAbs, rel: `torchelastic/error_file/${safeName(basename(envAbs))}` });
     const fromFiles: Rec[] = [];
     const errors: string[] = [];
     const seenRel = new Set<string>();
-    const envAbs = envFile ? resolve(ctx.cwd, envFile) : null;
     for (const f of errFiles) {
       signal.throwIfAborted();
       let buf: Buffer | null;
@@ -255,7 +252,8 @@ export const exceptionsCollector: Collector = {
         // owned by this user: src/capture/bounded.ts). The file the run named is the run's own.
         buf = await readSmall(f.abs, undefined, { shared: f.abs !== envAbs });
       } catch (err) {
-        if (f.abs !== envFile) errors.push(`${f.abs}: ${(err as Error).message}`);
+        // The file the run named is written only when a rank fails: its absence is no error.
+        if (f.abs !== envAbs) errors.push(`${f.abs}: ${(err as Error).message}`);
         continue;
       }
       if (!buf) continue;

@@ -68,3 +68,15 @@ describe('torchelastic error files in a folder anyone may write to', () => {
     for (const t of files.values()) expect(t).not.toContain('planted-exc-foreign');
   });
 });
+
+describe('the error file the run names', () => {
+  it('is no error when the run did not write it, named relative to the run folder as torchrun users do', async () => {
+    const tmp = mkdtempSync(join(root, 'envfile-'));
+    const c = { ...ctx(tmp), env: { TMPDIR: tmp, TORCHELASTIC_ERROR_FILE: 'logs/error.json' } };
+    const r = await exceptionsCollector.collect(c, new AbortController().signal);
+    expect('skipped' in r).toBe(false);
+    if ('skipped' in r) return;
+    expect(r.meta?.errors).toBeUndefined();
+    expect(r.files.some((f) => f.path.startsWith('torchelastic/error_file/'))).toBe(false);
+  });
+});
