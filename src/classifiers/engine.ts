@@ -375,13 +375,20 @@ export class Engine implements LogClassifier {
       });
       for (const s of signals) this.addSignal(s);
     }
-    const d = resolveDiagnosis(this.signals(), this.ctx);
-    if (d.class !== 'unknown' || opts.fallback === false) return d;
+    const signals = this.signals();
+    const d = resolveDiagnosis(signals, this.ctx);
+    if (opts.fallback === false) return d;
+    // Only the catch-all "an exception ended a traceback" decided: a library's own exception type that no
+    // rule knows. Its failure lines may still speak one producer's vocabulary (an infra class); the
+    // catch-all says only that some exception happened.
+    const catchAllOnly = d.class === 'user.code_error' && signals.length > 0 && signals.every((s) => CATCH_ALL_RULES.has(s.rule.id));
+    if (d.class !== 'unknown' && !catchAllOnly) return d;
     // No rule decided: the producers' vocabulary in the failure lines may still point to a class (fallback.ts).
     let guess: Diagnosis | null = null;
     contained(() => {
       guess = vocabularyGuess(this.failures.lines(), vocabulary(), RULESET_VERSION);
     });
+    if (catchAllOnly) return guess && (guess as Diagnosis).category === 'infra' ? guess : d;
     return guess ?? d;
   }
 
@@ -807,7 +814,13 @@ export class Engine implements LogClassifier {
  * Rules that only place a line (a bare `RuntimeError:`/`Exception:` counts at the end of a traceback, the
  * engine's gate decides): when they do not count, the line's words are still the fallback's to read.
  */
-const PLACING_RULES = new Set<string>(['user.traceback_generic']);
+const PLACING_RULES = new Set<string>(['user.traceback_generic', 'user.traceback_other']);
+/**
+ * The weakest user rules: "a traceback ended in an exception no rule knows". When only they decided, a
+ * clear infra vocabulary in the failure lines (the exception line included: these rules do not judge it)
+ * is the better guess (finish).
+ */
+const CATCH_ALL_RULES = new Set<string>(['user.traceback_generic', 'user.traceback_other']);
 
 // A harness's result JSON and a verifier's test output quote task text and graded tracebacks: not failures of the run.
 const DEFAULT_SECTIONS: Section[] = ['log', 'agent'];

@@ -84,6 +84,38 @@ describe('vocabulary fallback: a guess where no rule decides', () => {
   });
 });
 
+// A traceback that ends in a library exception no rule knows (botocore/client.py raises the class its error
+// table names): only the catch-all "an exception ended a traceback" decides.
+const traceback = (last: string): string =>
+  [
+    'Traceback (most recent call last):',
+    '  File "/home/u/proj/train.py", line 88, in <module>',
+    '    save(ckpt)',
+    '  File "/opt/conda/lib/python3.11/site-packages/botocore/client.py", line 1012, in _make_api_call',
+    '    raise error_class(parsed_response, operation_name)',
+    last,
+    '',
+  ].join('\n');
+
+describe('vocabulary fallback over the traceback catch-all', () => {
+  it('an infra vocabulary in the exception the catch-all took wins over "some exception"', () => {
+    const log = traceback('botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL: "https://s3.us-west-2.amazonaws.com/ckpt-bucket/run-17/step_4000.pt"');
+    const rulesOnly = classify(log, false);
+    expect(rulesOnly.class).toBe('user.code_error');
+    expect(rulesOnly.evidence.every((e) => e.rule === 'user.traceback_other')).toBe(true);
+    const d = classify(log);
+    expect(d.class).toBe('network.error');
+    expect(isVocabularyGuess(d)).toBe(true);
+    expect(d.evidence[0]).toMatchObject({ line: 6, rule: FALLBACK_RULE });
+  });
+
+  it('an exception in the project’s own words stays the catch-all’s user.code_error', () => {
+    const d = classify(traceback('mylib.errors.SchemaError: column label missing from dataset'));
+    expect(d.class).toBe('user.code_error');
+    expect(isVocabularyGuess(d)).toBe(false);
+  });
+});
+
 describe('vocabulary scoring', () => {
   const lexicon: LexiconEntry[] = [
     { class: 'disk.full', source: 'test', terms: ['No space left on device'] },
