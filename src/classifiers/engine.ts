@@ -201,8 +201,11 @@ interface FileState {
   stacks?: StackTracker;
   /** Per interleaved stream (logline.splitPrefix), the last Python traceback frame line and whose code it is. */
   frames?: Map<string, { line: number; library: boolean | null }>;
-  /** The current line grew past MAX_CARRY and was looked at in pieces: it is no failure line (a piece is not the line). */
-  longLine?: boolean;
+  /**
+   * The number of the line that grew past MAX_CARRY and was looked at in pieces: it is no failure line (a
+   * piece is not the line). A number, not a flag: a line without hits ends without endLine.
+   */
+  longLine?: number;
 }
 
 export interface LogClassifier {
@@ -537,7 +540,7 @@ export class Engine implements LogClassifier {
     if (fs.hitN) this.evalWindows(file, fs, carry, 0, carry.length, fs.lineNo + 1);
     const keep = Math.min(CARRY_OVERLAP, carry.length);
     fs.carry = Buffer.from(carry.subarray(carry.length - keep));
-    fs.longLine = true;
+    fs.longLine = fs.lineNo + 1;
     fs.hitN = 0;
     fs.idN = 0;
   }
@@ -554,7 +557,7 @@ export class Engine implements LogClassifier {
         const c = this.scratch.candidatesAt(buf, start, end, fs.hitIds, fs.hitAt, fs.idN);
         const rest = c.context & ~CX.failure;
         const context = rest ? this.byteContext(rest, fs, lineNumber, buf, start, end, plain) : 0;
-        const failure = (c.context & CX.failure) !== 0 && fs.section === 'log' && !fs.longLine;
+        const failure = (c.context & CX.failure) !== 0 && fs.section === 'log' && fs.longLine !== lineNumber;
         if (c.patterns.length || context || failure) {
           const text = visibleText(buf.toString('utf8', start, end));
           const judged = c.patterns.length || context ? this.evalLine(file, lineNumber, text, fs.section, c.patterns, context, {}, fs, failure) : false;
@@ -568,7 +571,6 @@ export class Engine implements LogClassifier {
     fs.lineNo = lineNumber;
     fs.hitN = 0;
     fs.idN = 0;
-    fs.longLine = false;
   }
 
   /** Very long lines: a bounded window of text around each of the first hits. */

@@ -111,4 +111,11 @@ describe('failure lines: what producers flag as a failure', () => {
       { numRuns: 12 },
     );
   });
+
+  it('a huge line with no key at its end does not hide the next failure line', () => {
+    // The huge line's keys are all in its first MiB (looked at in pieces); it ends on plain bytes.
+    const log = [`ERROR ${'z'.repeat((1 << 20) + 5000)}`, 'INFO step 1 loss 0.5', 'ERROR 12-02 10:11:12 [worker.py:1] request upload failed', ''].join('\n');
+    for (const cuts of [[], [0.3], [0.5, 0.9999]]) expect(failureLinesOf(log, cuts).map((l) => l.line)).toEqual([3]);
+  });
 });
+
