@@ -7,23 +7,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exceptionsCollector } from '../../../src/capture/collectors/exceptions.js';
 import type { CaptureContext } from '../../../src/capture/collector.js';
+import { captureContext } from '../../helpers/capture-context.js';
 
 const root = mkdtempSync(join(tmpdir(), 'fdiag-exc-sec-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function ctx(tmp: string): CaptureContext {
-  return {
-    options: { runId: 'exc', labels: {}, logFiles: [], configFiles: [] },
-    command: ['torchrun', 'train.py'],
-    cwd: root,
-    env: { TMPDIR: tmp },
-    childPid: null,
-    exit: { code: 1, signal: null },
-    startedAt: new Date(Date.now() - 60_000),
-    endedAt: new Date(),
-    teedLogs: new Map(),
-    produced: new Map(),
-  };
+  return captureContext({ options: { runId: 'exc' }, command: ['torchrun', 'train.py'], cwd: root, env: { TMPDIR: tmp } });
 }
 
 async function collect(tmp: string): Promise<Map<string, string>> {

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createK8sCollector, type PodsFile } from '../../../src/capture/collectors/k8s.js';
 import type { CaptureContext, CaptureOptions } from '../../../src/capture/collector.js';
+import { captureContext } from '../../helpers/capture-context.js';
 
 const FIX = 'fixtures/k8s';
 const fixture = (n: string) => JSON.parse(readFileSync(join(FIX, n), 'utf8'));
@@ -95,18 +96,7 @@ beforeEach(() => {
 });
 
 function ctx(opts: Partial<CaptureOptions>, env: NodeJS.ProcessEnv = { KUBECONFIG: kubeconfig }): CaptureContext {
-  return {
-    options: { runId: 'r1', labels: {}, logFiles: [], configFiles: [], ...opts },
-    command: ['python', 'train.py'],
-    cwd: '/work/run',
-    env,
-    childPid: null,
-    exit: { code: 1, signal: null },
-    startedAt: new Date('2024-11-20T07:00:00Z'),
-    endedAt: new Date('2024-11-20T09:13:30Z'),
-    teedLogs: new Map(),
-    produced: new Map(),
-  };
+  return captureContext({ options: opts, env, startedAt: new Date('2024-11-20T07:00:00Z'), endedAt: new Date('2024-11-20T09:13:30Z') });
 }
 
 async function collectPods(c: CaptureContext): Promise<PodsFile> {

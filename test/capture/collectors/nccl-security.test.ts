@@ -10,6 +10,7 @@ import { createNcclCollector, type FlightRecorderFile } from '../../../src/captu
 import { unpickle, UnpickleError } from '../../../src/capture/gpu/pickle.js';
 import { findExecutable } from '../../../src/capture/gpu/exec.js';
 import type { CaptureContext } from '../../../src/capture/collector.js';
+import { captureContext } from '../../helpers/capture-context.js';
 
 const H = resolve('fixtures/h200');
 const tmp = mkdtempSync(join(tmpdir(), 'fdiag-nccl-sec-'));
@@ -25,18 +26,7 @@ function sharedTuplePickle(depth = 40): Buffer {
 }
 
 function ctx(env: NodeJS.ProcessEnv): CaptureContext {
-  return {
-    options: { runId: 'fr-hostile', labels: {}, logFiles: [], configFiles: [] },
-    command: ['torchrun', 'train.py'],
-    cwd: tmp,
-    env,
-    childPid: null,
-    exit: { code: 1, signal: null },
-    startedAt: new Date(Date.now() - 60_000),
-    endedAt: new Date(),
-    teedLogs: new Map(),
-    produced: new Map(),
-  };
+  return captureContext({ options: { runId: 'fr-hostile' }, command: ['torchrun', 'train.py'], cwd: tmp, env });
 }
 
 async function collect(dir: string, python: string | null) {

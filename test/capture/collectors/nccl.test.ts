@@ -8,6 +8,7 @@ import { createNcclCollector, findDumps, frPrefixes, type FlightRecorderFile } f
 import { unpickle } from '../../../src/capture/gpu/pickle.js';
 import { NcclFlightRecorder } from '../../../src/bundle/schema.js';
 import type { CaptureContext } from '../../../src/capture/collector.js';
+import { captureContext } from '../../helpers/capture-context.js';
 
 const H = resolve('fixtures/h200');
 const tmp = mkdtempSync(join(tmpdir(), 'fdiag-nccl-'));
@@ -21,18 +22,7 @@ function dumpsDir(name: string, from = 'fr'): string {
 }
 
 function ctx(env: NodeJS.ProcessEnv, startedAt = new Date(Date.now() - 60_000)): CaptureContext {
-  return {
-    options: { runId: 'h200-timeout', labels: {}, logFiles: [], configFiles: [] },
-    command: ['torchrun', '--nproc-per-node=2', 'timeout.py'],
-    cwd: '/work/run',
-    env,
-    childPid: null,
-    exit: { code: 1, signal: null },
-    startedAt,
-    endedAt: new Date(),
-    teedLogs: new Map(),
-    produced: new Map(),
-  };
+  return captureContext({ options: { runId: 'h200-timeout' }, command: ['torchrun', '--nproc-per-node=2', 'timeout.py'], env, startedAt });
 }
 
 async function collect(env: NodeJS.ProcessEnv, python?: string | null) {

@@ -7,23 +7,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRayCollector } from '../../../src/capture/collectors/ray.js';
 import type { CaptureContext } from '../../../src/capture/collector.js';
+import { captureContext } from '../../helpers/capture-context.js';
 
 const root = mkdtempSync(join(tmpdir(), 'fdiag-ray-sec-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function ctx(): CaptureContext {
-  return {
-    options: { runId: 'ray-run', labels: {}, logFiles: [], configFiles: [] },
-    command: ['python', 'driver.py'],
-    cwd: root,
-    env: {},
-    childPid: null,
-    exit: { code: 1, signal: null },
-    startedAt: new Date(Date.now() - 300_000),
-    endedAt: new Date(),
-    teedLogs: new Map(),
-    produced: new Map(),
-  };
+  return captureContext({ options: { runId: 'ray-run' }, command: ['python', 'driver.py'], cwd: root, startedAt: new Date(Date.now() - 300_000) });
 }
 
 async function collect(session: string) {

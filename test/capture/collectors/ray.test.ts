@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRayCollector, raySessionDir } from '../../../src/capture/collectors/ray.js';
 import type { CaptureContext } from '../../../src/capture/collector.js';
+import { captureContext } from '../../helpers/capture-context.js';
 
 const root = mkdtempSync(join(tmpdir(), 'fdiag-ray-'));
 const SESSION = 'session_2026-11-30_04-58-26_128000_45083';
@@ -44,18 +45,7 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function ctx(env: NodeJS.ProcessEnv, startedAt: Date | null = new Date(now - 300_000)): CaptureContext {
-  return {
-    options: { runId: 'ray-run', labels: {}, logFiles: [], configFiles: [] },
-    command: ['python', 'driver.py'],
-    cwd: '/work/run',
-    env,
-    childPid: null,
-    exit: { code: 1, signal: null },
-    startedAt,
-    endedAt: new Date(now),
-    teedLogs: new Map(),
-    produced: new Map(),
-  };
+  return captureContext({ options: { runId: 'ray-run' }, command: ['python', 'driver.py'], env, startedAt, endedAt: new Date(now) });
 }
 
 describe('ray collector', () => {
