@@ -25,11 +25,9 @@ export interface Redactor {
    */
   argv(list: readonly string[]): { argv: string[]; count: number };
   /**
-   * The values this text's key-context rules would redact (`"HF_TOKEN": "…"`, `password: …`),
-   * for a second redactor that also hunts them as literals wherever else they appear.
+   * bytes(), and the values this text's key-context rules redacted (`"HF_TOKEN": "…"`, `password: …`)
+   * added to `into`, for a second redactor that also hunts them as literals wherever else they appear.
    */
-  harvest(b: Buffer): string[];
-  /** bytes() and harvest() in one pass: the redacted bytes, with the harvested values added to `into`. */
   bytesHarvesting(b: Buffer, into: Set<string>): { data: Buffer; count: number };
   /** The literal secret values this redactor hunts for (tests). */
   readonly literals: readonly string[];
@@ -72,11 +70,6 @@ export function createRedactor(env: NodeJS.ProcessEnv = {}, extraLiterals: strin
 
   return {
     literals,
-    harvest(b: Buffer) {
-      const found = new Set<string>();
-      harvesting(found, () => redactBytes(b));
-      return [...found].map((v) => Buffer.from(v, 'latin1').toString('utf8'));
-    },
     bytesHarvesting(b: Buffer, into: Set<string>) {
       const found = new Set<string>();
       const out = harvesting(found, () => redactBytes(b));

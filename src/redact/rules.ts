@@ -58,10 +58,10 @@ export function isPlaceholder(v: string): boolean {
 // Short values ("1", "true", a 5-letter word) would blank out unrelated text everywhere.
 export const MIN_LITERAL = 8;
 
-// While Redactor.harvest runs (synchronously), the values key-context rules redact are kept
+// While Redactor.bytesHarvesting runs (synchronously), the values key-context rules redact are kept
 // here, so that the same value elsewhere (a log line echoing an env var's value) is found too.
 let harvestInto: Set<string> | null = null;
-/** Collect kept values into `into` while `fn` runs (Redactor.harvest). */
+/** Collect kept values into `into` while `fn` runs (Redactor.bytesHarvesting). */
 export function harvesting<T>(into: Set<string>, fn: () => T): T {
   harvestInto = into;
   try {

@@ -105,7 +105,9 @@ describe('every planted shape (test/helpers/secrets.ts), one at a time', () => {
   }
   it('a value found under a secret key is hunted as a literal elsewhere (harvest)', () => {
     const value = 'zq' + 'Xy7Lm2Pw9Rt4Vb6Nc8';
-    const found = createRedactor({}).harvest(Buffer.from(`{"NCCL_IB_SECRET_VALUE": "${value}", "NCCL_DEBUG": "INFO"}`));
+    const harvested = new Set<string>();
+    createRedactor({}).bytesHarvesting(Buffer.from(`{"NCCL_IB_SECRET_VALUE": "${value}", "NCCL_DEBUG": "INFO"}`), harvested);
+    const found = [...harvested];
     expect(found).toEqual([value]);
     expect(createRedactor({}, found).text(`ib key ${value} rejected`).text).toBe(`ib key ${REDACTED} rejected`);
   });
