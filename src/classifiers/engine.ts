@@ -641,7 +641,7 @@ export class Engine implements LogClassifier {
         continue;
       }
       const extracted: Extracted = rule.extract ? safeExtract(rule, line, m) : {};
-      judged ||= !PLACING_RULES.has(rule.id);
+      judged ||= !rule.catchAll;
       if (extracted.classOverride === null) continue;
       if (rankCache === null) rankCache = extra.rank ?? extracted.rank ?? parseRank(line);
       if (timeCache === null) timeCache = extra.time ?? parseLogTime(line);
@@ -813,16 +813,12 @@ export class Engine implements LogClassifier {
 }
 
 /**
- * Rules that only place a line (a bare `RuntimeError:`/`Exception:` counts at the end of a traceback, the
- * engine's gate decides): when they do not count, the line's words are still the fallback's to read.
+ * The catch-all rows (Rule.catchAll): "a traceback ended in an exception no rule knows". They only place
+ * a line (a bare `RuntimeError:` counts at the end of a traceback, the engine's gate decides), so the
+ * line's words stay the fallback's to read; and when only they decided, a clear infra vocabulary in the
+ * failure lines (the exception line included) is the better guess (finish).
  */
-const PLACING_RULES = new Set<string>(['user.traceback_generic', 'user.traceback_other']);
-/**
- * The weakest user rules: "a traceback ended in an exception no rule knows". When only they decided, a
- * clear infra vocabulary in the failure lines (the exception line included: these rules do not judge it)
- * is the better guess (finish).
- */
-const CATCH_ALL_RULES = new Set<string>(['user.traceback_generic', 'user.traceback_other']);
+const CATCH_ALL_RULES = new Set<string>(RULES.filter((r) => r.catchAll).map((r) => r.id));
 
 // A harness's result JSON and a verifier's test output quote task text and graded tracebacks: not failures of the run.
 const DEFAULT_SECTIONS: Section[] = ['log', 'agent'];

@@ -47,6 +47,12 @@ export interface Rule<Id extends string = string> {
    * ('library', logline.isLibraryPath), or either ('any'). Structured exception records say it too.
    */
   raisedIn?: RaisedIn;
+  /**
+   * The rule only says that a traceback ended in an exception no rule knows. It places a line without
+   * judging it (its words stay the vocabulary fallback's to read), and when only such rules decided a
+   * bundle, a clear infra vocabulary in the failure lines is the better guess (engine.ts).
+   */
+  catchAll?: true;
   /** Sections where the rule counts; default: everywhere except a verifier's output. */
   sections?: readonly Section[];
   extract?: (line: string, m: RegExpExecArray) => Extracted;

@@ -34,7 +34,7 @@ export function rulesetVersion(
   waitFrames: readonly WaitFrame[] = WAIT_FRAMES,
 ): string {
   const h = createHash('sha256');
-  for (const r of rules) h.update(JSON.stringify([r.id, r.class, r.strength, r.sections ?? null, r.patterns.map(re), (r.unless ?? []).map(re), !!r.extract, r.why, r.hint]));
+  for (const r of rules) h.update(JSON.stringify([r.id, r.class, r.strength, r.sections ?? null, r.patterns.map(re), (r.unless ?? []).map(re), r.raisedIn ?? null, !!r.catchAll, !!r.extract, r.why, r.hint]));
   for (const f of facts) h.update(JSON.stringify([f.rule, f.on, f.section ?? null, !!f.extract]));
   for (const e of explains) h.update(JSON.stringify([e.symptom, e.causes, e.minCauseStrength ?? null, e.notFromRules ?? null, !!e.symptomIf, !!e.causeSignal, e.order, e.consequence]));
   for (const m of symptoms) h.update(JSON.stringify([m.id, m.symptomClasses ?? null, m.symptomRules ?? null, m.wording.map(re), m.extracted ?? null, m.sameFileClasses ?? null, m.unlessBundleHas ?? null, m.causes, m.consequence]));

@@ -15,12 +15,15 @@ describe('ruleset version', () => {
     expect(RULESET_VERSION).toMatch(/^\d{4}\.\d{2}\.\d{2}\.[0-9a-f]{12}$/);
   });
 
-  it('changes with a pattern, a strength, a hint, a fact or a relation', () => {
+  it('changes with a pattern, a strength, a hint, raisedIn, catchAll, a fact or a relation', () => {
     const [first, ...rest] = RULES;
     const variants = [
       [{ ...first!, patterns: [...first!.patterns, /something new/] }, ...rest],
       [{ ...first!, strength: first!.strength + 1 }, ...rest],
       [{ ...first!, hint: `${first!.hint} More.` }, ...rest],
+      // Where a traceback must have been raised, and whether the row is a catch-all, decide verdicts too.
+      [{ ...first!, raisedIn: first!.raisedIn === 'own' ? ('library' as const) : ('own' as const) }, ...rest],
+      [{ ...first!, catchAll: first!.catchAll ? undefined : (true as const) }, ...rest],
     ];
     for (const v of variants) expect(rulesetVersion(v, FACT_RULES, EXPLAINS)).not.toBe(RULESET_VERSION);
     expect(rulesetVersion(RULES, FACT_RULES.slice(1), EXPLAINS)).not.toBe(RULESET_VERSION);

@@ -144,6 +144,7 @@ export const userCodeRules = defineRules([
     patterns: [/(?:^|[\s:(\]>|])(?:(?:[A-Za-z_]\w{0,40}|<locals>)\.){0,8}[A-Z]\w{0,80}(?:Error|Exception|Failure|Fault):(?: |$)/],
     unless: [/\bexcept\b|\braise\b|^\s*#/, /Warning\b/, PYTEST_REPORT_LINE],
     raisedIn: 'any',
+    catchAll: true,
     strength: 7,
     sections: RUN_LOG_ONLY,
     extract: (_l, m): Extracted => ({ exception: /(\w+):(?: |$)/.exec(m[0])?.[1] }),
@@ -172,6 +173,7 @@ export const userCodeRules = defineRules([
     patterns: [/^(?:\[rank\d+\]:\s*)?(?:[A-Za-z_]\w{0,40}\.){0,6}(RuntimeError|Exception): \S/],
     unless: [/\bexcept\b|\braise\b/, /Warning\b/, PYTEST_REPORT_LINE],
     // Only counts at the end of a Python traceback with nothing more specific in the bundle (engine gate).
+    catchAll: true,
     strength: 8,
     sections: RUN_LOG_ONLY,
     extract: (_l, m): Extracted => ({ exception: m[1] }),
