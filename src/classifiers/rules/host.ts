@@ -164,6 +164,12 @@ export const hostRules = defineRules([
       // Docker's `docker inspect` State prints it as "ExitCode": 137.
       /(?:exit(?:ed with)? (?:code|status)|Exit Code:?|[Ee]xitCode"?:)\s*137\b/,
       /^(?:.{0,200}\s)?\d+\s+Killed\s+\S|^\s*Killed\s*$/,
+      // The shell's job-control report of a SIGKILLed job (bash jobs.c: "[1]+  Killed   python train.py";
+      // zsh: "zsh: killed     python train.py"), and bash's "Killed" glued to a progress bar the job left
+      // without a newline (tqdm redraws its bar with \r: "Loading checkpoint shards:  38%|███ | 3/8 [00:02<00:03,  1.28it/s]Killed").
+      /^\[\d{1,4}\][+-]?\s+Killed\s+\S/,
+      /^zsh: killed\s+\S/,
+      /\d+\/\d+ \[[^\]]{0,200}\]\s?Killed\s*$/,
       // DeepSpeed's launcher (launcher/launch.py sigkill_handler) killing the other ranks after one died
       // and then exiting: the run was taken down, the reason is elsewhere.
       /\[launch\.py:\d+:sigkill_handler\] Killing subprocess \d+/,
@@ -235,7 +241,9 @@ export const hostRules = defineRules([
     id: 'host.launcher_signal',
     class: 'host.killed',
     patterns: [
-      /Received (?!2 |SIGINT)(\d{1,2}|SIG[A-Z]{2,6}) death signal, shutting down workers/,
+      // The signal as Python formats `signal.Signals` with %s: "Received 1 death signal" (3.11+) or
+      // "Received Signals.SIGHUP death signal" (3.8–3.10).
+      /Received (?!2 |SIGINT|Signals\.SIGINT)(?:Signals\.)?(\d{1,2}|SIG[A-Z]{2,6}) death signal, shutting down workers/,
       /SignalException: Process \d+ got signal: (?!2\b)(\d{1,2})/,
       // DeepSpeed's launcher (launcher/launch.py sigkill_handler) when it is itself sent SIGTERM.
       /sigkill_handler\] Main process received SIGTERM, exiting/,
@@ -247,6 +255,32 @@ export const hostRules = defineRules([
         : {},
     why: 'the launcher (torchrun/torchelastic agent) received a termination signal from outside and shut the workers down',
     hint: 'The launcher was sent a termination signal from outside (SIGTERM/SIGHUP): look at what stops jobs on this host (the scheduler, an orchestrator tearing the job down after another component failed, a closed terminal).',
+  },
+  {
+    // The host itself was shut down under the run, as the host and the cloud say it: systemd-logind
+    // handling the ACPI power button (src/login/logind-button.c "Power key pressed." — newer "Power key
+    // pressed short." / "long."; logind-action.c "Powering off..."), which is how a GCE preemptible/spot VM
+    // is stopped (ACPI G2 soft-off, 30 s before the hard stop); the cloud's own preemption notices (GCE
+    // operation compute.instances.preempted "Instance was preempted."; AWS's two-minute spot notice as
+    // EventBridge names it "EC2 Spot Instance Interruption Warning", aws-node-termination-handler
+    // "Spot Interruption event received. Instance … will be interrupted at …"); and a Kubernetes node
+    // drain (kubectl drain "evicting pod ns/name"). Nothing failed inside the run.
+    id: 'host.power_off',
+    class: 'host.killed',
+    patterns: [
+      /\bPower key pressed(?: short| long)?\./,
+      /systemd-logind(?:\[\d{1,10}\])?:? (?:Powering off\.\.\.|System is powering down)/,
+      /\bcompute\.instances\.preempted\b|\bInstance was preempted\b/,
+      /EC2 Spot Instance Interruption Warning|Spot Interruption event received/,
+      /^(?:.{0,40}\s)?evicting pod [\w.-]{1,253}\/[\w.-]{1,253}\s*$/,
+    ],
+    strength: 50,
+    extract: (line) => {
+      const why = /Power key|Powering off|powering down/.test(line) ? 'the VM being powered off (ACPI power button: how a GCE preemptible/spot VM is stopped)' : /Spot/.test(line) ? 'an AWS spot interruption' : /preempted/.test(line) ? 'a GCE preemption' : 'a node drain';
+      return { killedFor: why, hint: `The host was taken away under the run by ${why}; nothing failed inside it. On preemptible/spot capacity: checkpoint often and resume (the job is requeue-safe only if it can restart from its last checkpoint), or run on on-demand capacity; for a drain, ask who drained the node (kubectl get events, the cluster autoscaler).` };
+    },
+    why: 'the host was powered off, preempted or drained under the run',
+    hint: 'The host was shut down, preempted or drained under the run; nothing failed inside it. Checkpoint and resume, or use non-preemptible capacity.',
   },
   {
     // Host memory close to full just before a kill or a worker's death without a cause: DeepSpeed's

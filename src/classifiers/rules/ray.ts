@@ -103,6 +103,47 @@ export const rayRules = defineRules([
     hint: 'The Ray node was preempted or shut down from outside (spot/preemptible capacity reclaimed, the autoscaler draining it, a SIGTERM to the raylet); nothing failed inside the actor. Use non-preemptible nodes for actors that cannot restart, or set max_restarts / checkpoint so the job survives a node loss.',
   },
   {
+    // The raylet's and the GCS server's own SIGTERM handlers (src/ray/raylet/main.cc signal_handler:
+    // "received SIGTERM. Existing local drain request = …", then shutdown_raylet_gracefully_internal
+    // "Raylet graceful shutdown triggered, reason = <NodeDeathInfo reason>, reason message = …";
+    // src/ray/gcs/gcs_server_main.cc "GCS server received SIGTERM, shutting down..."): the node was
+    // stopped from outside (EXPECTED_TERMINATION: a SIGTERM; AUTOSCALER_DRAIN_PREEMPTED: the autoscaler
+    // drained it for preemption). AUTOSCALER_DRAIN_IDLE (an idle node scaled down) and
+    // UNEXPECTED_TERMINATION are not a kill of the run. Weak: `ray stop` at the end of a job says the
+    // same, so any failure in the bundle decides.
+    id: 'ray.raylet_sigterm',
+    class: 'host.killed',
+    patterns: [
+      /Raylet graceful shutdown triggered, reason = (?:EXPECTED_TERMINATION|AUTOSCALER_DRAIN_PREEMPTED)\b/,
+      /\breceived SIGTERM\. Existing local drain request = /,
+      /GCS server received SIGTERM, shutting down/,
+    ],
+    strength: 20,
+    extract: (line) => (/AUTOSCALER_DRAIN_PREEMPTED/.test(line) ? { killedFor: 'preemption' } : {}),
+    why: "Ray's raylet or GCS server received SIGTERM from outside and shut down gracefully, with no error of its own",
+    hint: "The Ray node's raylet (or the GCS) was sent SIGTERM and shut down cleanly: something outside Ray stopped the node (a spot/preemptible VM reclaimed, the cluster launcher or KubeRay deleting the Pod, a scheduler's time limit, `ray stop`). Look at the cloud/Kubernetes events for that node (preemption, Pod deletion) and make the job tolerate node loss (max_restarts, checkpoints).",
+  },
+  {
+    // The autoscaler's infeasible-request report (python/ray/autoscaler/_private/autoscaler.py
+    // _report_pending_infeasible: "Error: No available node types can fulfill resource request {…}. Add
+    // suitable node types to this cluster to resolve this issue."; autoscaler v2 "No available node types
+    // can fulfill resource requests {…}*N"), and the raylet's (cluster_task_manager.cc: "There are tasks
+    // with infeasible resource requests that cannot be scheduled."): no node type of the cluster, even
+    // after full scale-up, has what the task or actor asks for (a GPU on a CPU-only cluster, a placement
+    // group bigger than a node, a custom resource no node declares). The request can never fit: the job's
+    // configuration against the cluster's, not a transient wait (stall.ray_pending_resources).
+    id: 'ray.infeasible_request',
+    class: 'config.error',
+    patterns: [/No available node types can fulfill resource requests? /, /There are tasks with infeasible resource requests that cannot be scheduled/],
+    strength: 40,
+    extract: (line) => {
+      const m = /fulfill resource requests? (?:defaultdict\([^,]{1,40}, )?(\{[^}]{1,200}\})/.exec(line);
+      return m ? { request: m[1], hint: `Ray cannot place the request ${m[1]} on any node type of this cluster, even after scaling up: no node offers that much (or that kind) of resource. Lower the request (num_gpus/num_cpus, placement-group bundles, tensor-parallel size) or add a node type that has it; \`ray status\` shows demands vs. capacity. A node that registered without its GPUs (Ray did not detect them: CUDA_VISIBLE_DEVICES, a container without the GPU runtime) or under another IP than the one requested (vLLM: set VLLM_HOST_IP) looks the same.` } : {};
+    },
+    why: 'Ray reports a resource request that no node type of the cluster can ever fulfill',
+    hint: 'A Ray task, actor or placement group asks for resources no node of the cluster has, so it waits forever: lower the request or add nodes that have it (`ray status` shows demands vs. capacity); check that the nodes registered their GPUs.',
+  },
+  {
     // file_system_monitor.cc: "<session dir> is over 95% full, available space: …; capacity: …. Object
     // creation will fail if spilling is required." Ray logs it every 10 s while the disk of its session
     // directory stays full; many runs fail for another reason with it in the log, so it is weak.
