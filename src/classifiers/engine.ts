@@ -4,6 +4,7 @@
 // so memory does not grow with the log. `finish` resolves the root cause from the signals plus any
 // structured bundle evidence, which arrives as typed signals (signals.ts, structured.ts, resolve.ts).
 import { parseFrame, parseGdbPyFrame, parseLogTime, parsePySpyFrame, parseRank, splitPrefix, visibleText, type LogTime } from '../logline.js';
+import { parseRootCauseField, ROOT_CAUSE_HEADER, rootCauseExit, rootCauseFieldKey, rootCauseRank } from '../torchelastic.js';
 import { FLAG_NEWLINE, keysIn } from './ac.js';
 import { buildVocabulary, vocabularyGuess, type Vocabulary } from './fallback.js';
 import { FailureLines, SEVERITY_KEYS, type FailureLine } from './failure-lines.js';
@@ -104,11 +105,11 @@ const CONTEXT_KEYS: { key: string; bit: number }[] = [
   { key: '#  Rank', bit: CX.ncclTestsRank },
   { key: 'input_tokens', bit: CX.tokens },
   { key: 'AgentState.FINISHED', bit: CX.agentFinished },
-  { key: 'Root Cause (first observed failure)', bit: CX.rootCause },
+  { key: ROOT_CAUSE_HEADER, bit: CX.rootCause },
   { key: 'local_rank:', bit: CX.localRank },
-  // The other fields of torchelastic's Root Cause entry (errors/__init__.py _FAILURE_FORMAT_TEMPLATE).
-  { key: 'time      :', bit: CX.rootField },
-  { key: 'exitcode  :', bit: CX.rootField },
+  // The other fields of torchelastic's Root Cause entry (src/torchelastic.ts).
+  { key: rootCauseFieldKey('time'), bit: CX.rootField },
+  { key: rootCauseFieldKey('exitcode'), bit: CX.rootField },
   { key: '==> ', bit: CX.header },
   // Agent step loops and test sessions (progress.ts): keys derived from their vocabularies' patterns.
   ...PROGRESS_KEYS.map((key) => ({ key, bit: CX.progress })),
@@ -156,9 +157,6 @@ export function prefilterKeys(): string[] {
 }
 
 const HEADER_RE = /^==> (.{1,400}) <==\s*$/;
-const ROOT_RANK_RE = /^\s*rank\s*:\s*(\d{1,6}) \(local_rank: ?\d+\)/;
-const ROOT_TIME_RE = /^\s*time\s*:\s*(\S{8,40})\s*$/;
-const ROOT_EXIT_RE = /^\s*exitcode\s*:\s*(-?\d{1,4}) \(pid: ?\d+\)/;
 
 /**
  * Harness layouts only (Harbor trial folders, Terminal-Bench trial pastes): a run's own log that merely
@@ -793,18 +791,19 @@ export class Engine implements LogClassifier {
     if (fs) {
       if (mask & CX.rootCause) (fs.inRootCause = true), (fs.rootEntry = {});
       else if (mask & CX.localRank && fs.inRootCause) {
-        const r = ROOT_RANK_RE.exec(line);
+        const f = parseRootCauseField(splitPrefix(line).rest);
+        const r = f?.name === 'rank' ? rootCauseRank(f.value) : null;
         if (r) {
-          ctx.rootRank ??= Number(r[1]);
+          ctx.rootRank ??= r.rank;
           fs.inRootCause = false;
-          if (fs.rootEntry) fs.rootEntry.rank = Number(r[1]);
+          if (fs.rootEntry) fs.rootEntry.rank = r.rank;
         }
       } else if (mask & CX.rootField && fs.rootEntry) {
-        const t = fs.rootEntry.rank === undefined ? ROOT_TIME_RE.exec(line) : null;
-        if (t) fs.rootEntry.time = parseLogTime(t[1]!);
-        const e = fs.rootEntry.rank !== undefined ? ROOT_EXIT_RE.exec(line) : null;
+        const f = parseRootCauseField(splitPrefix(line).rest);
+        if (f?.name === 'time' && fs.rootEntry.rank === undefined) fs.rootEntry.time = parseLogTime(f.value);
+        const e = f?.name === 'exitcode' && fs.rootEntry.rank !== undefined ? rootCauseExit(f.value) : null;
         if (e) {
-          ctx.rootFailure ??= { rank: fs.rootEntry.rank!, exitCode: Number(e[1]), time: fs.rootEntry.time, file, line: lineNumber, text: line.trim().slice(0, 500) };
+          ctx.rootFailure ??= { rank: fs.rootEntry.rank!, exitCode: e.exitcode, time: fs.rootEntry.time, file, line: lineNumber, text: line.trim().slice(0, 500) };
           fs.rootEntry = undefined;
         }
       }

@@ -11,6 +11,7 @@ import type { Collector } from '../collector.js';
 import { readSmall } from '../bounded.js';
 import { safeName } from './logs.js';
 import { isoOf, parseLogTime, splitPrefix as splitLinePrefix } from '../../logline.js';
+import { parseRootCauseField, ROOT_CAUSE_HEADER, rootCauseExit, rootCauseRank, type RootCauseFieldName } from '../../torchelastic.js';
 
 const MAX_RECORDS = 200;
 const MAX_TRACEBACK_LINES = 400;
@@ -87,24 +88,24 @@ function torchrunTime(s: string): string | undefined {
   return t ? isoOf(t) : undefined;
 }
 
-/** torchrun's ChildFailedError summary: the "Root Cause (first observed failure)" block. */
+/** torchrun's ChildFailedError summary: the "Root Cause (first observed failure)" block (src/torchelastic.ts). */
 export function parseChildFailedSummary(text: string, file: string): ExceptionRecord[] {
   const out: ExceptionRecord[] = [];
-  if (!text.includes('Root Cause (first observed failure):')) return out;
+  if (!text.includes(`${ROOT_CAUSE_HEADER}:`)) return out;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    if (!/Root Cause \(first observed failure\):/.test(lines[i])) continue;
-    const fields: Record<string, string> = {};
+    if (!lines[i].includes(`${ROOT_CAUSE_HEADER}:`)) continue;
+    const fields: Partial<Record<RootCauseFieldName, string>> = {};
     let j = i + 1;
     for (; j < Math.min(lines.length, i + 40); j++) {
       const { rest } = splitPrefix(lines[j].replace(/\r$/, ''));
       if (/^\s*=+\s*$/.test(rest)) break;
-      const m = /^\s+(time|host|rank|exitcode|error_file|traceback)\s*:\s?(.*)$/.exec(rest);
-      if (m) fields[m[1]] = m[2].trim();
+      const f = parseRootCauseField(rest);
+      if (f) fields[f.name] = f.value;
       else if (fields.traceback !== undefined && /^\s/.test(rest)) fields.traceback += '\n' + rest.trim();
     }
-    const rankM = /^(-?\d+)(?:\s*\(local_rank:\s*(\d+)\))?/.exec(fields.rank ?? '');
-    const exitM = /^(-?\d+)(?:\s*\(pid:\s*(\d+)\))?/.exec(fields.exitcode ?? '');
+    const rank = rootCauseRank(fields.rank ?? '');
+    const exit = rootCauseExit(fields.exitcode ?? '');
     const tb = fields.traceback ?? '';
     const sig = /Signal (\d+) \((SIG\w+)\) received by PID (\d+)/.exec(tb);
     const tbExc = tb
@@ -115,14 +116,14 @@ export function parseChildFailedSummary(text: string, file: string): ExceptionRe
     out.push({
       type: sig ? sig[2] : tbExc?.type ?? 'ChildFailedError',
       message: sig ? sig[0] : tbExc?.message ?? `exitcode ${fields.exitcode ?? '?'}: ${tb.split('\n')[0] ?? ''}`.trim(),
-      rank: rankM ? Number(rankM[1]) : null,
+      rank: rank?.rank ?? null,
       time: fields.time ? (torchrunTime(fields.time) ?? null) : null,
       source: { file, line: i + 1 },
       ...(tb ? { traceback: tb } : {}),
       rootCause: true,
-      localRank: rankM?.[2] !== undefined ? Number(rankM[2]) : null,
-      exitcode: exitM ? Number(exitM[1]) : null,
-      pid: exitM?.[2] !== undefined ? Number(exitM[2]) : null,
+      localRank: rank?.localRank ?? null,
+      exitcode: exit?.exitcode ?? null,
+      pid: exit?.pid ?? null,
       host: fields.host ?? null,
       errorFile: fields.error_file && fields.error_file !== '<N/A>' ? fields.error_file : null,
       from: 'torchelastic-summary',
