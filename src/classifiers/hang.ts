@@ -8,7 +8,7 @@
 // run stalled, and the stack of the first rank says where it waits.
 import { isLibraryPath } from '../logline.js';
 import { P2P_TRANSPORT_RE, P2P_DISABLED_RE } from './rules/nccl.js';
-import { WHERE_HINTS, WHERE_WORDS, type WaitKind } from './rules/stall.js';
+import { waitChainAt, WHERE_HINTS, WHERE_WORDS, type WaitKind } from './rules/stall.js';
 import { categoryOf, type FailureClass } from './taxonomy.js';
 import { RULESET_VERSION } from './version.js';
 import type { BundleInput, Diagnosis, Evidence } from './types.js';
@@ -191,16 +191,6 @@ interface WaitSite {
   detail: string;
 }
 
-const FRAME_KINDS: Array<{ kind: WaitKind; file: RegExp; name?: RegExp }> = [
-  // torch.cuda.synchronize / Event.synchronize / Stream.synchronize: the host waits for the GPU.
-  { kind: 'gpu-kernel', file: /torch\/cuda\//, name: /^(?:synchronize|wait|query|current_stream)$/ },
-  { kind: 'collective', file: /torch\/distributed\/(?:distributed_c10d|c10d_logger|_functional_collectives|fsdp|algorithms)/ },
-  { kind: 'dataloader', file: /torch\/utils\/data\// },
-  { kind: 'http', file: /(?:^|\/)(?:http\/client|urllib3\/|requests\/|httpx\/|httpcore\/|aiohttp\/|openai\/|anthropic\/|litellm\/|urllib\/request|ssl|socket)\.?/ },
-  { kind: 'subprocess', file: /(?:^|\/)subprocess\.py$/ },
-  { kind: 'queue-lock', file: /(?:^|\/)(?:queue|threading)\.py$|multiprocessing\/(?:queues|synchronize|connection|pool|managers)\.py$|concurrent\/futures\//, name: /^(?:get|put|wait|acquire|join|_wait_for_tstate_lock|recv|recv_bytes|_recv_bytes|_recv|poll|result|__enter__)$/ },
-];
-
 function isLibrary(f: Frame): boolean {
   return isLibraryPath(f.file);
 }
@@ -214,16 +204,15 @@ function waitSiteOf(p: Proc, busy: GpuBusy | null): WaitSite {
   const t = mainThread(p);
   if (t && t.frames.length) {
     const caller = t.frames.find((f) => !isLibrary(f));
-    for (let i = 0; i < t.frames.length; i++) {
-      const f = t.frames[i]!;
-      const k = FRAME_KINDS.find((k) => k.file.test(f.file) && (!k.name || k.name.test(f.name)));
-      if (!k) continue;
-      // The outermost library frame of the same kind is the call the run made (queue.get, not the
-      // threading wait under it; urlopen, not the socket read).
-      let j = i;
-      while (j + 1 < t.frames.length && isLibrary(t.frames[j + 1]!) && k.file.test(t.frames[j + 1]!.file)) j++;
-      const at = t.frames[j]!;
-      return { kind: k.kind, proc: p, frame: at, caller, detail: frameText(at) };
+    // The innermost frame that waits, in the one wait vocabulary of plain-log stacks too (rules/stall.ts):
+    // the outermost frame of its chain is the call the run made (queue.get, not the threading wait under
+    // it; urlopen, not the socket read).
+    const frames = t.frames.map((f) => ({ path: f.file, fn: f.name }));
+    for (let i = 0; i < frames.length; i++) {
+      const wait = waitChainAt(frames, i);
+      if (!wait) continue;
+      const at = t.frames[wait.api]!;
+      return { kind: wait.kind, proc: p, frame: at, caller, detail: frameText(at) };
     }
     const top = t.frames[0]!;
     // Spinning on the CPU in user code with the GPU busy: a host loop polling a kernel that never ends

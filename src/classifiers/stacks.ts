@@ -11,7 +11,7 @@
 // into a typed `wait-stack` signal (signals.ts) that rules/facts.ts maps to rules/stall.ts. Memory is
 // bounded by MAX_FRAMES per stack and MAX_STACKS per file, not by the log.
 import type { PyFrame, PySpyFrame } from '../logline.js';
-import { HELPER_BOTTOM, waitFrameOf, type WaitKind } from './rules/stall.js';
+import { HELPER_BOTTOM, waitChainAt, type WaitKind } from './rules/stall.js';
 import type { StructuredSignal } from './signals.js';
 
 /** Frames kept at each end of one stack (innermost and outermost are what is read). */
@@ -73,8 +73,6 @@ export interface WaitStack {
 }
 
 const short = (f: Frame): string => `${f.fn ?? '?'} (${f.path.split('/').slice(-2).join('/')}${f.lineNo !== null ? `:${f.lineNo}` : ''})`;
-
-const WRAPPER_FN = /^(?:wrapper|inner|wrapped|_fn|decorate_context|__call__)$/;
 
 const isHelperBottom = (f: Frame): boolean => f.fn !== null && HELPER_BOTTOM.test(f.fn) && /(?:^|\/)(?:threading|multiprocessing\/(?:process|spawn|popen_\w+|pool)|torch\/utils\/data\/_utils\/\w+|concurrent\/futures\/\w+)\.py$/.test(f.path);
 
@@ -245,27 +243,13 @@ export class StackTracker {
       }
     }
     const inner = chain[0]!;
-    const w0 = waitFrameOf(inner.path, inner.fn);
-    if (!w0 || w0.apiOnly) return this.busy(s, inner);
-    // Outward through the frames of the wait vocabulary: the outermost one is the call the run made
-    // (DataLoader.__next__ above the queue get, subprocess.run above waitpid); the frame after it is the caller.
-    let api = inner;
-    let kind = w0.kind;
-    let caller: Frame | undefined;
-    const contiguous = s.format === 'py-spy';
-    for (let i = 1; i < chain.length; i++) {
-      const f = chain[i]!;
-      // py-spy frames outside the vocabulary have no key: a gap is a frame the tracker did not see.
-      if (contiguous && Math.abs(f.line - chain[i - 1]!.line) !== 1) break;
-      const w = waitFrameOf(f.path, f.fn);
-      if (!w) {
-        caller = f;
-        break;
-      }
-      // A decorator's frame (c10d_logger's `wrapper`) names nothing: the call under it does.
-      if (w.kind !== kind || !WRAPPER_FN.test(f.fn ?? '')) api = f;
-      kind = w.kind;
-    }
+    // py-spy frames outside the vocabulary have no key: a gap is a frame the tracker did not see.
+    const joined = s.format === 'py-spy' ? (i: number) => Math.abs(chain[i]!.line - chain[i - 1]!.line) === 1 : undefined;
+    const wait = waitChainAt(chain, 0, joined);
+    if (!wait) return this.busy(s, inner);
+    const api = chain[wait.api]!;
+    const caller = wait.caller !== undefined ? chain[wait.caller] : undefined;
+    const kind = wait.kind;
     return { source, wait: kind, at: short(api), caller: caller ? short(caller) : undefined, line: api.line, text: api.text, afterNcclInfo: s.afterNcclInfo, rank: s.rank };
   }
 }

@@ -68,6 +68,20 @@ describe('stall bundles of real processes', () => {
     });
   });
 
+  // multiprocessing's Process.join waits in popen_fork.poll: one wait vocabulary (rules/stall.ts) for live
+  // stacks and for the same py-spy dump pasted into a log (the live analysis once had its own list without it).
+  it.skipIf(!PY_SPY)('a job joining a child process that never ends: job.stall waiting on a child process, live and from its py-spy dump', async () => {
+    const script = `import multiprocessing, time\ndef child():\n    time.sleep(600)\ndef wait_for_worker(p):\n    p.join()\nif __name__ == "__main__":\n    p = multiprocessing.Process(target=child)\n    p.start()\n    print("step 1", flush=True)\n    wait_for_worker(p)\n`;
+    const { d: diag, files } = await stallBundle(mk(), script);
+    expect(diag.class).toBe('job.stall');
+    expect(diag.hint).toContain('a child process');
+    expect(diag.hint).toContain('called from wait_for_worker (');
+    const dump = files.get(diag.evidence[0]!.file)!;
+    const fromLog = classifyBundle({ files: new Map([['logs/stdout.log', `step 1\n$ py-spy dump --pid 4711\n${dump}`]]) });
+    expect(fromLog.class).toBe('job.stall');
+    expect(fromLog.hint).toContain('a child process');
+  });
+
   it('a failure in the logs is the cause even on a stall bundle', async () => {
     const { d: diag } = await stallBundle(mk(), `import sys, time\nprint("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB. GPU 0 has a total capacity of 139.81 GiB", file=sys.stderr, flush=True)\ntime.sleep(60)\n`);
     expect(diag.class).toBe('cuda.oom');

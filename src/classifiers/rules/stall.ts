@@ -1,6 +1,7 @@
 // Hangs in plain logs: what a stalled run prints, in its producers' own words, and the vocabulary of
 // stack frames that mean "this thread waits". Both the live-bundle analysis (hang.ts) and the stack
-// tracker of plain logs (stacks.ts) read WAIT_FRAMES, so a frame means the same wait everywhere.
+// tracker of plain logs (stacks.ts) read WAIT_FRAMES through waitChainAt, so a frame means the same
+// wait everywhere.
 import { defineRules } from '../rule.js';
 
 /** Where a stalled thread waits: the API the run called, named by the outermost frame of its wait chain. */
@@ -46,6 +47,41 @@ export const HELPER_BOTTOM = /^(?:_bootstrap|_bootstrap_inner|_worker|_worker_lo
 
 export function waitFrameOf(path: string, fn: string | null): WaitFrame | undefined {
   return WAIT_FRAMES.find((w) => w.file.test(path) && (!w.fn || (fn !== null && w.fn.test(fn))));
+}
+
+/** A decorator's frame (c10d_logger's `wrapper`) names nothing: the call under it does. */
+const WRAPPER_FN = /^(?:wrapper|inner|wrapped|_fn|decorate_context|__call__)$/;
+
+export interface WaitChain {
+  kind: WaitKind;
+  /** The chain's outermost frame that names a call: what the run called. */
+  api: number;
+  /** The frame right after the chain (its caller); undefined when the stack ends there or `joined` cut it. */
+  caller: number | undefined;
+}
+
+/**
+ * The wait that `frames[start]` (frames innermost first) blocks in, read outward through the frames of
+ * WAIT_FRAMES: the outermost one is the call the run made (DataLoader.__next__ above the queue get,
+ * subprocess.run above waitpid, urlopen above the socket read) and its kind names the wait. null when
+ * `frames[start]` is no wait (outside the vocabulary, or a frame that only names an API). `joined(i)`
+ * says whether frame i follows frame i-1 (a listing that leaves frames out breaks the chain there).
+ */
+export function waitChainAt(frames: readonly { path: string; fn: string | null }[], start: number, joined: (i: number) => boolean = () => true): WaitChain | null {
+  const first = frames[start];
+  const w0 = first ? waitFrameOf(first.path, first.fn) : undefined;
+  if (!w0 || w0.apiOnly) return null;
+  let api = start;
+  let kind = w0.kind;
+  for (let i = start + 1; i < frames.length; i++) {
+    if (!joined(i)) return { kind, api, caller: undefined };
+    const f = frames[i]!;
+    const w = waitFrameOf(f.path, f.fn);
+    if (!w) return { kind, api, caller: i };
+    if (w.kind !== kind || !WRAPPER_FN.test(f.fn ?? '')) api = i;
+    kind = w.kind;
+  }
+  return { kind, api, caller: undefined };
 }
 
 /**
