@@ -125,6 +125,8 @@ export interface HarborTrialRecord {
   /** Every exception recorded (trial and steps), for counting infra events. */
   exceptions: HarborException[];
   steps: HarborStep[];
+  /** The agent's input tokens (agent_result.n_input_tokens; some forks write input_tokens), when a finite number. */
+  inputTokens: number | null;
   timings: HarborTimings;
   /**
    * The last phase that started (its TimingInfo has a started_at; a multi-step trial's steps count for
@@ -144,7 +146,10 @@ export function primaryReward(rewards: Record<string, number> | null): number | 
   return first ?? null;
 }
 
-function finiteRewards(v: unknown): Record<string, number> | null {
+const finiteNumber = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** The finite numbers of a {name: reward} map (Harbor's rewards, a verifier's reward.json); null when none. */
+export function finiteRewards(v: unknown): Record<string, number> | null {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
   const out: Record<string, number> = {};
   for (const [k, x] of Object.entries(v)) if (typeof x === 'number' && Number.isFinite(x)) out[k] = x;
@@ -231,6 +236,7 @@ export function readHarborResult(text: string): HarborTrialRecord {
       exception: null,
       exceptions: [],
       steps: [],
+      inputTokens: null,
       timings: EMPTY_TIMINGS,
       lastPhase: null,
       shape: 'unknown',
@@ -267,6 +273,7 @@ export function readHarborResult(text: string): HarborTrialRecord {
     exception: trialExc ?? exceptions[0] ?? null,
     exceptions,
     steps,
+    inputTokens: finiteNumber(asObj(obj.agent_result)?.n_input_tokens) ?? finiteNumber(asObj(obj.agent_result)?.input_tokens),
     timings: harborTimings(obj),
     lastPhase: lastPhaseOf(obj, rawSteps),
     shape: shapeOf(obj),

@@ -4,6 +4,7 @@
 // harbor/result.json and the manifest's exit status. Each reader turns its file into typed signals
 // (signals.ts says how a new source adds its own); absent, malformed or oddly shaped input gives none.
 import { innermostFrame, logTimeOf, type LogTime } from '../logline.js';
+import { finiteRewards, primaryReward, readHarborResult } from './harbor-result.js';
 import type { StructuredSignal } from './signals.js';
 import type { BundleInput } from './types.js';
 
@@ -34,8 +35,11 @@ export function isStructuredPath(path: string): boolean {
 
 type Json = unknown;
 
+/** A structured file larger than this is no evidence (not parsed). */
+const MAX_JSON = 64 * 1024 * 1024;
+
 function parse(text: string | undefined): Json {
-  if (text === undefined || text.length > 64 * 1024 * 1024) return undefined;
+  if (text === undefined || text.length > MAX_JSON) return undefined;
   try {
     return JSON.parse(text);
   } catch {
@@ -72,7 +76,7 @@ function textOf(files: Map<string, string>, path: string): string | undefined {
 type Reader = (input: BundleInput, files: Map<string, string>) => StructuredSignal[];
 
 /** Every structured source, in the order its signals arrive (arrival order breaks the last ties). */
-export const STRUCTURED_READERS: Reader[] = [readEnv, readExceptions, readPods, readTorchelastic, readFlightRecorder, readHarborResult, readRewardFiles, readExit, readKernelLog, readOomRanks];
+export const STRUCTURED_READERS: Reader[] = [readEnv, readExceptions, readPods, readTorchelastic, readFlightRecorder, readHarborResultFile, readRewardFiles, readExit, readKernelLog, readOomRanks];
 
 /** All typed signals of a bundle's structured files and manifest. */
 export function structuredSignals(input: BundleInput): StructuredSignal[] {
@@ -348,32 +352,21 @@ function derivedSummary(ranks: Json[]): Json[] {
   });
 }
 
-function readHarborResult(_input: BundleInput, files: Map<string, string>): StructuredSignal[] {
+/** harbor/result.json through the one reader of a trial's result (harbor-result.ts): one reward everywhere. */
+function readHarborResultFile(_input: BundleInput, files: Map<string, string>): StructuredSignal[] {
   const file = 'harbor/result.json';
   const text = textOf(files, file);
-  const j = parse(text);
-  if (!isObj(j)) return [];
+  if (text === undefined || text.length > MAX_JSON) return [];
+  const r = readHarborResult(text);
   const out: StructuredSignal[] = [];
-  const exc = j.exception_info;
-  if (isObj(exc)) {
-    const type = str(exc.exception_type) ?? '';
-    const message = str(exc.exception_message) ?? '';
-    if (type || message) out.push({ kind: 'text', text: `${type}: ${message}`, at: { file, line: lineOf(text, type || message) }, time: timeOf(exc.occurred_at) });
-  }
-  const vr = j.verifier_result;
-  if (isObj(vr) && isObj(vr.rewards)) {
-    const values = Object.values(vr.rewards).map(num).filter((v): v is number => v !== undefined);
-    if (values.length) out.push({ kind: 'reward', value: Math.max(...values), at: { file, line: lineOf(text, '"rewards"') } });
-  }
-  const ar = j.agent_result;
-  if (isObj(ar)) {
-    const tokens = num(ar.n_input_tokens) ?? num(ar.input_tokens);
-    if (tokens !== undefined) out.push({ kind: 'agent-tokens', inputTokens: tokens, at: { file, line: lineOf(text, 'input_tokens') } });
-  }
+  const exc = r.exception;
+  if (exc && (exc.type || exc.message)) out.push({ kind: 'text', text: `${exc.type}: ${exc.message}`, at: { file, line: lineOf(text, exc.type || exc.message) }, time: timeOf(exc.occurredAt) });
+  if (r.reward !== null) out.push({ kind: 'reward', value: r.reward, at: { file, line: lineOf(text, '"rewards"') } });
+  if (r.inputTokens !== null) out.push({ kind: 'agent-tokens', inputTokens: r.inputTokens, at: { file, line: lineOf(text, 'input_tokens') } });
   return out;
 }
 
-/** harbor/verifier/reward.txt holds a number; reward.json a {name: number} map. */
+/** harbor/verifier/reward.txt holds a number; reward.json a {name: number} map, whose reward is Harbor's (primaryReward). */
 function readRewardFiles(_input: BundleInput, files: Map<string, string>): StructuredSignal[] {
   const out: StructuredSignal[] = [];
   for (const [path, text] of files) {
@@ -382,8 +375,7 @@ function readRewardFiles(_input: BundleInput, files: Map<string, string>): Struc
     if (path.endsWith('.txt')) value = num(text.trim());
     else {
       const j = parse(text);
-      const values = isObj(j) ? Object.values(j).map(num).filter((v): v is number => v !== undefined) : [];
-      value = num(j) ?? (values.length ? Math.max(...values) : undefined);
+      value = num(j) ?? primaryReward(finiteRewards(j)) ?? undefined;
     }
     if (value !== undefined) out.push({ kind: 'reward', value, at: { file: path, line: 1 } });
   }

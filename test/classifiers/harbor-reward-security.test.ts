@@ -33,4 +33,29 @@ describe('hostile Harbor rewards', () => {
     expect(rewards({ 'harbor/verifier/reward.txt': 'NaN' })).toEqual([]);
     expect(rewards({ 'harbor/verifier/reward.txt': '0.75\n' }).map((s) => (s as { value: number }).value)).toEqual([0.75]);
   });
+
+  it('the classifier reads the reward the Harbor reader records, for every shape of result.json', () => {
+    const signalled = (result: unknown) =>
+      structuredSignals({ files: new Map([['harbor/result.json', JSON.stringify(result)]]) } as Parameters<typeof structuredSignals>[0])
+        .filter((s) => s.kind === 'reward')
+        .map((s) => (s as { value: number }).value);
+    const shapes = [
+      // Harbor keeps rewards.reward, not the largest value (before: the classifier took the max, 0.5)
+      { task_name: 't', trial_name: 'a', verifier_result: { rewards: { reward: 0, partial_credit: 0.5 } } },
+      // a multi-step trial without a trial-level result: the per-step mean (before: no reward signal)
+      { task_name: 't', trial_name: 'b', verifier_result: null, step_results: [step(1), step(0)] },
+      // a string is no reward (before: the classifier's own reader took "1.0" as 1)
+      { task_name: 't', trial_name: 'c', verifier_result: { rewards: { reward: '1.0' } } },
+    ];
+    for (const r of shapes) {
+      const recorded = readHarborResult(JSON.stringify(r)).reward;
+      expect(signalled(r), JSON.stringify(r)).toEqual(recorded === null ? [] : [recorded]);
+    }
+    expect(shapes.map((r) => readHarborResult(JSON.stringify(r)).reward)).toEqual([0, 0.5, null]);
+  });
+
+  it("a verifier's reward.json gives Harbor's reward (rewards.reward), not the largest value", () => {
+    const rewards = structuredSignals({ files: new Map([['harbor/verifier/reward.json', JSON.stringify({ reward: 0, style: 1 })]]) } as Parameters<typeof structuredSignals>[0]).filter((s) => s.kind === 'reward');
+    expect(rewards.map((s) => (s as { value: number }).value)).toEqual([0]);
+  });
 });
