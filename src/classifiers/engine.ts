@@ -13,6 +13,7 @@ import { buildPrefilter, CandidateScratch } from './prefilter.js';
 import { PROGRESS_KEYS, ProgressTracker } from './progress.js';
 import { resolveDiagnosis, type EngineContext } from './resolve.js';
 import type { Extracted, RaisedIn, Rule, Section, Signal } from './rule.js';
+import { reportsAbsence } from './rules/absence.js';
 import { FACT_RULES, type FactRule } from './rules/facts.js';
 import { RULES, type RuleId } from './rules/index.js';
 import { LAST_ENQUEUED_RE, P2P_DISABLED_RE, P2P_TRANSPORT_RE } from './rules/nccl.js';
@@ -634,7 +635,8 @@ export class Engine implements LogClassifier {
         if (raisedCache === null) raisedCache = extra.raisedIn ?? (fs ? tracebackEndAt(fs, lineNumber, line) : undefined);
         if (!raisedInMatches(rule.raisedIn, raisedCache)) continue;
       }
-      if (rule.unless?.some((u) => u.test(line))) {
+      // A checklist or key-value report naming the condition only to say it is absent (rules/absence.ts).
+      if (rule.unless?.some((u) => u.test(line)) || reportsAbsence(line, m.index, m.index + m[0].length)) {
         judged = true;
         continue;
       }

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { EXPLAINS, SYMPTOMS, type Explains, type SymptomMechanism } from './relations.js';
 import type { Rule } from './rule.js';
 import { FACT_RULES, type FactRule } from './rules/facts.js';
+import { ABSENCE_AFTER, ABSENCE_BEFORE } from './rules/absence.js';
 import { AGENT_LOOPS } from './rules/agent.js';
 import { LEXICON, type LexiconEntry } from './rules/lexicon.js';
 import { LOWER_LEVELS, SEVERITY_MARKERS, type SeverityMarker } from './rules/severity.js';
@@ -44,6 +45,8 @@ export function rulesetVersion(
   // The stall vocabulary (stacks.ts): which innermost frames are a wait decides job.stall as much as a rule's patterns.
   for (const w of waitFrames) h.update(JSON.stringify(['wait-frame', w.kind, re(w.file), w.fn ? re(w.fn) : null, !!w.apiOnly]));
   h.update(JSON.stringify(['helper-bottom', re(HELPER_BOTTOM), PY_SPY_FRAME_KEYS]));
+  // Which positions report a condition absent (rules/absence.ts) decides whether a matched line is evidence at all.
+  h.update(JSON.stringify(['absence', re(ABSENCE_BEFORE), re(ABSENCE_AFTER)]));
   // The vocabulary fallback's data (fallback.ts): which lines it reads and the words it weighs.
   for (const m of fallback.markers) h.update(JSON.stringify(['severity', re(m.re)]));
   for (const e of fallback.lexicon) h.update(JSON.stringify(['lexicon', e.class, e.terms]));

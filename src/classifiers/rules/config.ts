@@ -3,7 +3,50 @@
 import { defineRules } from '../rule.js';
 import { RUN_LOG_ONLY } from './sections.js';
 
+/**
+ * A host that is no host: empty, a null rendered as text (Python `None`, JS `null`/`undefined`, Go `nil`),
+ * an unexpanded shell variable (`$MASTER_ADDR`, `${HEAD_IP}`), a `<placeholder>` or a documentation
+ * name left in (`your-server`, RFC 2606 `example.com`, README `someserver`, `x.x.x.x`). A transport failure
+ * to such an address is the launch configuration's: the variable was never set or the template never filled.
+ */
+const PLACEHOLDER_HOST = String.raw`(?:None|none|null|undefined|nil|\$\{?[A-Za-z_]\w{0,60}\}?|<[^<>\s]{1,40}>|your[-_][\w.-]{1,40}|(?:[\w-]{1,40}\.)*example\.(?:com|org|net)|some-?(?:server|host)|x{1,3}(?:\.x{1,3}){3})`;
+const placeholder = (before: string, after: string): RegExp => new RegExp(before + PLACEHOLDER_HOST + after);
+
 export const configRules = defineRules([
+  {
+    // A transport failure whose own wording shows the address was never configured (PLACEHOLDER_HOST, or
+    // an empty host): Ray's GCS client (src/ray/rpc/gcs_rpc_client.h "Failed to connect to GCS at address
+    // <host>:<port> within N seconds", python/ray/_private/node.py "Failed to connect to GCS at
+    // address=<addr>") after `ray start --address=:6379` with an unset head variable; PyTorch c10d
+    // (torch/csrc/distributed/c10d/socket.cpp "The client socket has failed to connect to any network
+    // address of (<host>, <port>)", "… has timed out after Ns while trying to connect to (<host>, <port>)")
+    // with MASTER_ADDR rendered as None; NCCL's socket layer (src/misc/socket.cc ncclSocketInit
+    // "connecting to address %s with family %d is neither AF_INET(2) nor AF_INET6(10)") given an address
+    // that was never filled in (empty, garbage family: NCCL_SOCKET_IFNAME naming an interface the host
+    // lacks); a DNS lookup of a placeholder name (curl "Could not resolve host: someserver", urllib3
+    // "Failed to resolve 'None'", Node "getaddrinfo ENOTFOUND undefined"). The network is fine; the
+    // address is not one.
+    id: 'config.placeholder_address',
+    class: 'config.error',
+    patterns: [
+      /Failed to connect to GCS at address[ =]?:\d{1,5}\b/,
+      placeholder('Failed to connect to GCS at address[ =]?', ':\\d{1,5}\\b'),
+      /failed to connect to any network address of \(\s*, \d{1,5}\)|while trying to connect to \(\s*, \d{1,5}\)/,
+      placeholder('(?:failed to connect to any network address of|while trying to connect to) \\(\\s*', ', \\d{1,5}\\)'),
+      /ncclSocketInit: connecting to address\s+with family \d+ is neither AF_INET/,
+      placeholder("(?:Could not resolve host: |Failed to resolve '|getaddrinfo (?:ENOTFOUND|EAI_AGAIN) |HTTPS?ConnectionPool\\(host=')", "(?:['\\s),:]|$)"),
+    ],
+    strength: 85,
+    sections: RUN_LOG_ONLY,
+    extract: (line) =>
+      /GCS at address/.test(line)
+        ? { hint: 'Ray was pointed at a GCS address with no real host (an empty or placeholder head address: `ray start --address=:6379`, `ray.init(address="None:6379")`): the variable holding the head node\'s IP was unset or never filled. Set it to the head\'s reachable IP (the one `ray start --head` printed) on every worker.' }
+        : /ncclSocketInit/.test(line)
+          ? { hint: 'NCCL tried to connect to an address that was never filled in (empty address, garbage family): usually NCCL_SOCKET_IFNAME (or NCCL_OOB_NET_IFNAME) names an interface this host does not have, so NCCL found no address to use. Set it to an interface `ip addr` lists on every node, or unset it.' }
+          : {},
+    why: 'a connection or lookup went to an address with an empty or placeholder host, so the launch configuration never set it',
+    hint: 'The address the run connected to has no real host (empty, None, an unexpanded $VARIABLE, a placeholder from an example): set the variable or setting that names the server (MASTER_ADDR, the Ray head address, the endpoint URL) to the real host.',
+  },
   {
     id: 'config.omegaconf',
     class: 'config.error',

@@ -2,6 +2,7 @@
 // and request timeouts. HTTP status is what classifies: the client-side exception that follows
 // (KeyError on a missing field, an agent stopping) is a consequence.
 import { defineRules, type Extracted } from '../rule.js';
+import { byAnswerer } from './answerer.js';
 import { TRACKER_NOISE } from './network.js';
 
 function statusOf(line: string): Extracted {
@@ -50,7 +51,7 @@ export const gatewayRules = defineRules([
       /Error code: 429|HTTP\/\d(?:\.\d)?"? 429\b|status(?:_code)?[=: ]+429\b/,
     ],
     strength: 66,
-    extract: (l) => ({ httpStatus: 429, ...statusOf(l) }),
+    extract: byAnswerer((l) => ({ httpStatus: 429, ...statusOf(l) })),
     why: 'the gateway refused requests for rate or quota (all deployments cooling down counts too)',
     hint: 'Requests were rate-limited (HTTP 429 / quota). Lower concurrency (n_concurrent trials, rollout batch), add backoff, or raise the TPM/RPM limit; a LiteLLM "No deployments available" means every deployment is in cooldown.',
   },
@@ -80,7 +81,7 @@ export const gatewayRules = defineRules([
       /Client error '4\d\d/,
     ],
     strength: 65,
-    extract: statusOf,
+    extract: byAnswerer(statusOf),
     why: 'the gateway or inference server answered a 4xx client error',
     hint: 'The model endpoint rejected the request (4xx): check the API key, model name, endpoint path and request parameters sent by the client.',
   },
@@ -89,7 +90,7 @@ export const gatewayRules = defineRules([
     class: 'gateway.4xx',
     patterns: [/"(?:POST|GET|PUT) [^"]{1,300} HTTP\/\d(?:\.\d)?" (40[0-9]|41[0-9]|42[0-9])\b/, /\bHTTP\/\d(?:\.\d)? (40[0-9]|41[0-9]|42[0-9]) [A-Z]/],
     strength: 55,
-    extract: (_l, m) => ({ httpStatus: Number(m[1]) }),
+    extract: byAnswerer((_l, m) => ({ httpStatus: Number(m[1]) })),
     why: 'the server access log shows requests answered with a 4xx status',
     hint: 'The server answered 4xx to the client: the endpoint path, method or payload the client uses is not what the server serves (e.g. /generate vs /v1/completions on an OpenAI-compatible server).',
   },
@@ -112,7 +113,7 @@ export const gatewayRules = defineRules([
       /status(?:_code)?[= ]5\d\d\b|status code 5\d\d\b/,
     ],
     strength: 55,
-    extract: statusOf,
+    extract: byAnswerer(statusOf),
     why: 'the gateway or inference server answered 5xx',
     hint: 'The model server failed (5xx). Its own log decides the cause: look there for an engine crash (CUDA OOM, illegal memory access) or for no healthy workers behind the router.',
   },
@@ -180,10 +181,10 @@ export const gatewayRules = defineRules([
       /\bgenai\.errors\.(?:ClientError|ServerError|APIError): ([45]\d\d) [A-Z_]{3,40}\b/,
     ],
     strength: 60,
-    extract: (_l, m): Extracted => {
+    extract: byAnswerer((_l, m): Extracted => {
       const status = Number(m[1]);
       return status < 500 ? { httpStatus: status, classOverride: 'gateway.4xx' } : { httpStatus: status };
-    },
+    }),
     why: 'an HTTP client library reported an error status from the server it called',
     hint: 'The server answered an error status: 5xx is the server or gateway failing (its own log says why), 429 is rate limiting (lower concurrency, back off), other 4xx is the request itself (URL, key, parameters).',
   },

@@ -150,6 +150,43 @@ export const hostRules = defineRules([
     hint: 'A host memory allocation failed: the process (or its cgroup) is out of RAM. Check the memory limit and what holds memory.',
   },
   {
+    // An inference server that checks host memory before loading a model and refuses (Ollama
+    // llm/server.go: "model requires more system memory (%s) than is available (%s)", error returned to
+    // the client as the body of its HTTP 500; logged as slog "model request too large for system"), and
+    // ggml's CPU backend failing to allocate a host buffer (ggml-backend.cpp
+    // ggml_backend_cpu_buffer_type_alloc_buffer: "failed to allocate buffer of size N"; CPU_Mapped /
+    // CPU buffers of llama.cpp's loader). A client that relays the server's answer ("status code: 500")
+    // is relaying this cause (relations.ts relayed-status on the same line; stronger elsewhere).
+    id: 'host.server_memory_refusal',
+    class: 'host.oom',
+    patterns: [
+      /model requires more system memory \([\d.]+ ?[KMGT]i?B\) than is available/,
+      /model request too large for system/,
+      /ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size \d+/,
+      /unable to allocate CPU(?:_Mapped)? buffer|failed to allocate CPU(?:_Mapped)? buffer of size \d+/,
+    ],
+    strength: 70,
+    why: 'the inference server refused to load the model because host memory (RAM + swap) was too small for it',
+    hint: 'The model server (Ollama / llama.cpp) needs more host RAM than is free for the part of the model it keeps on the CPU: use a smaller or more quantized model, lower the context size (num_ctx), offload more layers to the GPU, free memory (other loaded models: OLLAMA_MAX_LOADED_MODELS=1), or run on a host with more RAM.',
+  },
+  {
+    // PyTorch's DataLoader reporting one of its workers gone (torch/csrc/DataLoader.cpp SIGCHLD handler:
+    // "DataLoader worker (pid N) is killed by signal: Killed."; torch/utils/data/dataloader.py
+    // "DataLoader worker (pid(s) N) exited unexpectedly" when the dead worker is found later). A worker
+    // that raised would have had its exception re-raised ("Caught X in DataLoader worker process N"); a
+    // SIGKILL of one child while its parent lives on to report it is the kernel OOM killer's signature
+    // (it picks the process with the largest footprint: a worker holding its own copy of the dataset), not
+    // a scheduler's or an operator's, who end the job or its process group. Other signals are their own
+    // story (Bus error: /dev/shm, disk.full; Segmentation fault: a native crash).
+    id: 'host.dataloader_worker_killed',
+    class: 'host.oom',
+    patterns: [/DataLoader worker \(pid \d+\) is killed by signal: Killed\b/, /DataLoader worker \(pid\(s\) [\d, ]{1,200}\) exited unexpectedly/],
+    strength: 45,
+    extract: (line) => (/exited unexpectedly/.test(line) ? { strength: 25 } : {}),
+    why: 'a DataLoader worker was SIGKILLed (or vanished) while the main process lived on: how the kernel OOM killer ends the largest process',
+    hint: 'A DataLoader worker was killed with SIGKILL while the training process survived: the kernel OOM killer picks the biggest process, and each worker holds its own copy of what the Dataset keeps in Python objects. Lower num_workers / prefetch_factor, keep the dataset in numpy/arrow arrays or on disk instead of Python lists/dicts, or give the host/container more RAM; `dmesg -T | grep -i "killed process"` confirms it.',
+  },
+  {
     // A SIGKILL says nothing about why on its own: the OOM killer, a scheduler's time limit or
     // preemption, a node drain and an operator's `kill -9` look the same from the victim's side. It is
     // host.killed unless the same bundle holds memory evidence (resolve.ts: memory evidence upgrades it).

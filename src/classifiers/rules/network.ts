@@ -1,6 +1,7 @@
 // Transport-level network failures: refused/reset connections, DNS, TLS/mTLS. An HTTP status is not a
 // network error (gateway rules); NCCL transport failures are NCCL's (nccl rules, stronger).
 import { defineRules } from '../rule.js';
+import { byAnswerer } from './answerer.js';
 import { NCCL_SOCKET_LINE } from './nccl.js';
 
 /** Experiment trackers retry in the background; their network trouble does not stop a run. */
@@ -80,6 +81,9 @@ export const networkRules = defineRules([
     // A kubelet probe's connection error is the probe's (k8s.probe_failed), not the run's network.
     unless: [/NCCL WARN/, NCCL_SOCKET_LINE, /\bexcept\b/, TRACKER_NOISE, C10D_WARNING, /\b(?:Liveness|Readiness|Startup) probe failed: /],
     strength: 58,
+    // The kube-apiserver failing to reach a Pod's kubelet for exec/logs ("error dialing backend: dial tcp
+    // <node>:10250: … connection refused") is the Pod's node, not the run's network (answerer.ts).
+    extract: byAnswerer(() => ({}), ['kubelet']),
     why: 'a TCP connection was refused, reset or could not be established',
     hint: 'A connection failed at the transport level: check that the target service is running and listening on that host/port, firewalls/NetworkPolicies, and proxies (HTTP(S)_PROXY / NO_PROXY).',
   },
