@@ -378,7 +378,15 @@ export class Engine implements LogClassifier {
       for (const s of signals) this.addSignal(s);
     }
     const signals = this.signals();
-    const d = resolveDiagnosis(signals, this.ctx);
+    // Where the logs alone decide, the outcome guard (resolve.ts) also reads the failure lines' vocabulary.
+    const failureVocabulary = (exclude: ReadonlySet<string>): Diagnosis | null => {
+      let guess: Diagnosis | null = null;
+      contained(() => {
+        guess = vocabularyGuess(this.failures.lines().filter((l) => !exclude.has(`${l.file}:${l.line}`)), vocabulary(), RULESET_VERSION);
+      });
+      return guess;
+    };
+    const d = resolveDiagnosis(signals, this.ctx, opts.fallback === false ? {} : { failureVocabulary });
     if (opts.fallback === false) return d;
     // Only the catch-all "an exception ended a traceback" decided: a library's own exception type that no
     // rule knows. Its failure lines may still speak one producer's vocabulary (an infra class); the

@@ -101,7 +101,16 @@ interface ClassBest {
   signals: Signal[];
 }
 
-export function resolveDiagnosis(all: Signal[], ctx: EngineContext): Diagnosis {
+/**
+ * What the outcome guard may read beyond the signals: the log's failure lines (failure-lines.ts) as the
+ * vocabulary fallback scores them, leaving out the given lines (`file:line`, the outcome templates' own).
+ * Supplied by the engine where the logs alone decide (not for a Harbor trial, whose records decide).
+ */
+export interface OutcomeGuardInput {
+  failureVocabulary?: (exclude: ReadonlySet<string>) => Diagnosis | null;
+}
+
+export function resolveDiagnosis(all: Signal[], ctx: EngineContext, guardInput: OutcomeGuardInput = {}): Diagnosis {
   const signals = gate(all, ctx);
   addNcclTestsHang(signals, ctx);
   addRootCauseExit(signals, ctx);
@@ -112,7 +121,7 @@ export function resolveDiagnosis(all: Signal[], ctx: EngineContext): Diagnosis {
   const explainedSignals = new Set(explained.map((e) => e.symptom));
   const pool = signals.filter((s) => !explainedSignals.has(s));
   const allClasses = groupByClass(signals);
-  const byClass = groupByClass(pool.length ? pool : signals);
+  const byClass = guardOutcome(groupByClass(pool.length ? pool : signals), signals);
   const classes = [...byClass.values()];
   const top = Math.max(...classes.map((c) => c.best.strength));
   let winner: ClassBest;
@@ -178,6 +187,13 @@ export function resolveDiagnosis(all: Signal[], ctx: EngineContext): Diagnosis {
   const consequences = [...new Set(explained.filter((e) => e.causes.some((c) => c.class === cls)).map((e) => e.mechanism.consequence))];
   for (const c of consequences.slice(0, 2)) if (!hint.includes(c)) hint = `${hint} ${c}`;
 
+  // The guard's second half: only outcome signals are left, but the log's failure lines (other than the
+  // outcome templates' own) speak an infra or user vocabulary that no rule knows. Then that is the verdict.
+  if (categoryOf(cls) === 'outcome') {
+    const overruled = outcomeOverruledByFailureLines(signals, guardInput);
+    if (overruled) return overruled;
+  }
+
   const evidence = buildEvidence(winner, support, [...allClasses.values()]);
   const secondary = [...allClasses.values()]
     .filter((c) => c.cls !== cls)
@@ -191,6 +207,52 @@ export function resolveDiagnosis(all: Signal[], ctx: EngineContext): Diagnosis {
     hint,
     rulesetVersion: RULESET_VERSION,
     ...(secondary.length ? { secondary } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The outcome guard: the project's first rule, in this one place. An outcome (reward 0, an agent timeout,
+// a score) is the verdict only when the bundle holds no failure signal at all: an outcome signal is the
+// weakest evidence there is, whatever its strength, so any infra or user signal wins over it (an agent
+// timeout whose agent log shows 429s, 503s or connection errors is that API failure; a table of 0 scores
+// after a CUDA error is the CUDA error), and so do failure lines that speak an infra or user vocabulary
+// (outcomeOverruledByFailureLines). Rules, facts and harness templates only say what they saw.
+
+/** Rules that only say "a traceback ended here": on an outcome template's own line they are that template (OpenHands raises its RuntimeError "Agent reached maximum iteration…"). */
+const ENDS_OF_TRACEBACK = new Set<SignalRuleId>(['user.traceback_generic', 'user.traceback_other', 'user.traceback_exception']);
+
+const isOutcome = (cls: FailureClass): boolean => categoryOf(cls) === 'outcome';
+const lineKey = (s: { file: string; line: number }): string => `${s.file}:${s.line}`;
+
+/**
+ * The classes that compete for the root cause: without the outcome classes whenever a failure class is
+ * there (a traceback's end on an outcome template's own line is no failure of its own).
+ */
+function guardOutcome(byClass: Map<FailureClass, ClassBest>, signals: Signal[]): Map<FailureClass, ClassBest> {
+  const outcomeLines = new Set(signals.filter((s) => isOutcome(s.class)).map(lineKey));
+  if (outcomeLines.size === 0) return byClass;
+  const failures = new Map<FailureClass, ClassBest>();
+  for (const [cls, c] of byClass) {
+    if (isOutcome(cls)) continue;
+    const own = c.signals.filter((s) => !(ENDS_OF_TRACEBACK.has(s.rule.id) && outcomeLines.has(lineKey(s))));
+    if (own.length === 0) continue;
+    failures.set(cls, own.length === c.signals.length ? c : groupByClass(own).get(cls)!);
+  }
+  if (failures.size) return failures;
+  const outcomes = onlyOutcomes(byClass);
+  return outcomes.size ? outcomes : byClass;
+}
+
+const onlyOutcomes = (byClass: Map<FailureClass, ClassBest>): Map<FailureClass, ClassBest> => new Map([...byClass].filter(([cls]) => isOutcome(cls)));
+
+function outcomeOverruledByFailureLines(signals: Signal[], guardInput: OutcomeGuardInput): Diagnosis | null {
+  if (!guardInput.failureVocabulary) return null;
+  const outcomeLines = new Set(signals.filter((s) => isOutcome(s.class)).map(lineKey));
+  const guess = guardInput.failureVocabulary(outcomeLines);
+  if (!guess || guess.class === 'unknown' || isOutcome(guess.class)) return null;
+  return {
+    ...guess,
+    hint: `${guess.hint} An outcome was also reported (${[...outcomeLines][0]}), but a run whose failure lines name a failure is never recorded as an outcome.`,
   };
 }
 

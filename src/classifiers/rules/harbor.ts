@@ -84,7 +84,9 @@ export const harborRules = defineRules([
   {
     id: 'harbor.agent_timeout',
     class: 'outcome.agent_timeout',
-    patterns: [/\bAgentTimeoutError\b/],
+    // trial/errors.py: the type, and its message "Agent execution timed out after {s} seconds" (trial.py
+    // `_run_agent_phase`), which a log may print without the type.
+    patterns: [/\bAgentTimeoutError\b/, /\bAgent execution timed out after \d+(?:\.\d+)? seconds\b/],
     strength: 12,
     sections: ['log', 'agent', 'result'],
     why: 'the agent used its whole time budget',

@@ -12,6 +12,7 @@ import { hostRules, stallRules } from './host.js';
 import { k8sRules } from './k8s.js';
 import { ncclRules } from './nccl.js';
 import { networkRules } from './network.js';
+import { outcomeRules } from './outcome.js';
 import { rayRules } from './ray.js';
 import { RUN_LOG_ONLY } from './sections.js';
 import { logStallRules } from './stall.js';
@@ -40,6 +41,7 @@ const ALL = [
   ...harborRules,
   ...agentRules,
   ...verifierRules,
+  ...outcomeRules,
   ...userCodeRules,
 ];
 
