@@ -20,6 +20,7 @@ import { LAST_ENQUEUED_RE, P2P_DISABLED_RE, P2P_TRANSPORT_RE } from './rules/ncc
 import { TOKENS_RE } from './rules/harbor.js';
 import { PY_SPY_FRAME_KEYS } from './rules/stall.js';
 import { StackTracker } from './stacks.js';
+import { logEnding, TailBytes } from './tail.js';
 import type { SignalKind, StructuredSignal } from './signals.js';
 import { structuredSignals } from './structured.js';
 import type { BundleInput, Diagnosis } from './types.js';
@@ -205,6 +206,8 @@ interface FileState {
    * piece is not the line). A number, not a flag: a line without hits ends without endLine.
    */
   longLine?: number;
+  /** The file's last bytes (tail.ts): how the log ends. */
+  tail: TailBytes;
 }
 
 export interface LogClassifier {
@@ -370,6 +373,17 @@ export class Engine implements LogClassifier {
       });
       for (const s of stacks) this.addSignal(s);
     }
+    // How each of the run's logs ends (tail.ts): only where the logs alone decide, like the vocabulary guess.
+    if (opts.fallback !== false) {
+      for (const [file, fs] of this.files) {
+        if (fs.section !== 'log') continue;
+        let ending: StructuredSignal | null = null;
+        contained(() => {
+          ending = logEnding(file, fs.tail.lines(fs.lineNo));
+        });
+        if (ending) this.addSignal(ending);
+      }
+    }
     if (structured) {
       let signals: StructuredSignal[] = [];
       contained(() => {
@@ -417,7 +431,7 @@ export class Engine implements LogClassifier {
     let fs = this.files.get(file);
     if (!fs) {
       const section = sectionOfPath(file);
-      fs = { carry: null, state: 0, hitEnds: [], hitN: 0, hitIds: [], hitAt: [], idN: 0, lineNo: 0, section, inRootCause: false, progress: new ProgressTracker(file, section) };
+      fs = { carry: null, state: 0, hitEnds: [], hitN: 0, hitIds: [], hitAt: [], idN: 0, lineNo: 0, section, inRootCause: false, progress: new ProgressTracker(file, section), tail: new TailBytes() };
       this.files.set(file, fs);
     }
     return fs;
@@ -430,6 +444,7 @@ export class Engine implements LogClassifier {
    */
   private scan(file: string, fs: FileState, buf: Buffer): void {
     const n = buf.length;
+    if (fs.section === 'log') fs.tail.push(buf);
     let from = 0;
     if (fs.carry !== null) {
       const nl = buf.indexOf(10);

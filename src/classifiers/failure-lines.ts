@@ -41,6 +41,12 @@ export function isFailureLine(text: string): boolean {
   return false;
 }
 
+/** Whether a producer's failure marker is in the line at all, whatever level it was logged at ("WARN … failed", a retry loop). */
+export function holdsFailureMarker(text: string): boolean {
+  for (const m of SEVERITY_MARKERS) if (m.re.test(text)) return true;
+  return false;
+}
+
 const shape = (s: string): string => s.replace(/\d+/g, '0');
 
 export class FailureLines {

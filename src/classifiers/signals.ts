@@ -70,6 +70,12 @@ export type StructuredSignal =
    * dump, and where it waits (`stack.wait`, null when it was busy in its own code).
    */
   | (SignalBase & { kind: 'wait-stack'; stack: WaitStack })
+  /**
+   * How a log of the run ends (tail.ts): a wait or poll (`awaits` names what for, `cls` when it is not a
+   * stall), the same line repeating with only its time changing, an inference server's metrics with
+   * `running` requests (`generating`: tokens still came), or a progress bar short of its total.
+   */
+  | (SignalBase & { kind: 'log-ending'; ending: 'waiting' | 'repeating' | 'serving' | 'mid-progress'; text: string; repeats: number; awaits?: string; producer?: string; cls?: 'sandbox.failure'; running?: number; generating?: boolean })
   /** Context for resolution only; never a signal of its own. */
   | (SignalBase & { kind: 'env'; name: string; value: string })
   | (SignalBase & { kind: 'agent-tokens'; inputTokens: number })

@@ -126,6 +126,43 @@ export const FACT_RULES: FactRule[] = [
     }),
   }),
 
+  // How the run's log ends (tail.ts): a wait, a heartbeat, a server with running requests, a progress bar
+  // cut short. Asked only where the logs alone decide (engine.ts: not a live bundle, not a Harbor trial).
+  fact({
+    rule: 'stall.ends_waiting',
+    on: 'log-ending',
+    when: (s) => s.ending === 'waiting',
+    text: (s) => s.text,
+    extract: (s) => ({
+      ...(s.cls ? { classOverride: s.cls } : {}),
+      hint: `The log ends while the run waited for ${s.awaits}${s.repeats > 1 ? ` (the same wait printed ${s.repeats} times at the end)` : ''}, with no error after it: it stopped making progress there. ${s.cls === 'sandbox.failure' ? 'The sandbox never became ready: check the sandbox provider (its status, quota, image pull, start-up logs) and the harness timeout for sandbox start.' : 'Take a stack dump of the waiting process (py-spy dump --pid PID) and of its peers to see which side does not answer.'}`,
+    }),
+  }),
+  fact({
+    rule: 'stall.ends_repeating',
+    on: 'log-ending',
+    when: (s) => s.ending === 'repeating',
+    text: (s) => s.text,
+    extract: (s) => ({ hint: `The log ends in the same line printed ${s.repeats} times with nothing but its time changing: the process was alive and reporting, and nothing moved. What that line reports on is where it waits; a stack dump (py-spy dump --pid PID) shows the call.` }),
+  }),
+  fact({
+    rule: 'stall.serving_no_progress',
+    on: 'log-ending',
+    when: (s) => s.ending === 'serving',
+    text: (s) => s.text,
+    extract: (s) =>
+      s.generating
+        ? { strength: 10, hint: `The inference server had ${s.running} request(s) running when the log ends, and nothing after: the run that used it (a rollout, an eval) waits on those requests or hung elsewhere. Dump the stacks of the client and of the engine workers (py-spy dump --pid PID) to see which side waits.` }
+        : { hint: `The inference server reports ${s.running} request(s) running and no token generated (0 tokens/s) at the end of the log: its engine is stuck (a hung worker, a collective between tensor-parallel ranks that does not complete, a GPU kernel that does not return). py-spy dump of every engine worker shows where each waits; with several GPUs on PCIe, try NCCL_P2P_DISABLE=1 and --disable-custom-all-reduce.` },
+  }),
+  fact({
+    rule: 'stall.ends_mid_progress',
+    on: 'log-ending',
+    when: (s) => s.ending === 'mid-progress',
+    text: (s) => s.text,
+    extract: () => ({ hint: 'The log ends on a progress bar short of its total with no error and no kill reported: the run stopped in the middle of that loop (hung there, or was killed without a word: check dmesg and the scheduler for a kill). A stack dump of the process (py-spy dump --pid PID) shows where it waits if it is still there.' }),
+  }),
+
   fact({
     rule: 'outcome.tests_failed',
     on: 'reward',

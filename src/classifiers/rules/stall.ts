@@ -254,4 +254,125 @@ export const logStallRules = defineRules([
     why: 'Ray cannot schedule a task or actor: it waits for resources no node has free',
     hint: 'A Ray task or actor is pending because no node offers the resources it asks for (GPUs, CPUs, memory or a custom resource): `ray status` shows demands vs. capacity; lower the request (num_gpus/num_cpus) or add nodes, and make sure earlier actors released their GPUs.',
   },
+  {
+    // How a log ends (tail.ts): its last lines are a wait or poll the producer prints while it waits
+    // (LOG_ENDINGS below: c10d's store-based barrier, torchelastic's rendezvous, vLLM's engine client and
+    // pynccl set-up, "Waiting for …"/"pending" polls) and nothing came after. Weak: any failure wins.
+    id: 'stall.ends_waiting',
+    class: 'job.stall',
+    patterns: [],
+    strength: 16,
+    why: 'the log ends while the run waited for something that never came (its last lines are a wait or poll)',
+    hint: 'The log ends in a wait: the run stopped making progress there.',
+  },
+  {
+    // The same line repeated at the end of the log with nothing but its time changing (a heartbeat, a
+    // status poll): the process was alive and reporting, and nothing moved.
+    id: 'stall.ends_repeating',
+    class: 'job.stall',
+    patterns: [],
+    strength: 10,
+    why: 'the log ends in the same periodic line repeated with nothing but its time changing: alive, not progressing',
+    hint: 'The log ends in a repeated status line that does not change: the run was alive but made no progress.',
+  },
+  {
+    // An inference server's periodic metrics line last (vLLM metrics.py / v1 loggers.py LoggingStatLogger
+    // "Avg prompt throughput: … Avg generation throughput: … Running: N reqs"; SGLang scheduler "Decode
+    // batch. #running-req: N, … gen throughput (token/s): …") with requests still running: generating
+    // nothing (both throughputs 0) is a stuck engine; otherwise the log ends mid-serving (weaker).
+    id: 'stall.serving_no_progress',
+    class: 'job.stall',
+    patterns: [],
+    strength: 18,
+    why: 'the inference server reports requests running and the log ends there (no tokens generated, or nothing after)',
+    hint: 'The inference server held running requests when the log ends.',
+  },
+  {
+    // A progress bar (tqdm's "{desc}: {percentage}%|{bar}| {n}/{total} [{elapsed}<{remaining}, {rate}]")
+    // short of its total is the last line: the run stopped in the middle of it, with no error and no
+    // kill reported. Weakest: a kill that printed nothing looks the same.
+    id: 'stall.ends_mid_progress',
+    class: 'job.stall',
+    patterns: [],
+    strength: 9,
+    why: 'the log ends on a progress bar short of its total, with no error after it',
+    hint: 'The log ends on an unfinished progress bar: the run stopped there.',
+  },
 ]);
+
+/** A producer's line printed while it waits for something (tail.ts reads the last lines of a log). */
+export interface LogEnding {
+  /** Who prints it, and where. */
+  producer: string;
+  re: RegExp;
+  /** What the run waits for, for the hint; a capture group's text replaces `$1`. */
+  awaits: string;
+  /** Matched against the line's message (tail.ts messageOf: its time stamp, level and logger name cut off), not anywhere in it: prose says "waiting for" too. */
+  atHead?: boolean;
+  /** The class when it is not job.stall (a harness waiting for its sandbox is the sandbox failing to come up). */
+  cls?: 'sandbox.failure';
+}
+
+/**
+ * Waits and polls as the producers print them, each read in its source. Checked against the last
+ * meaningful line of a log (tail.ts); a line that is a failure line (severity.ts) is never a wait.
+ */
+export const LOG_ENDINGS: readonly LogEnding[] = [
+  {
+    producer: 'PyTorch c10d distributed_c10d.py _store_based_barrier ("Waiting in store based barrier to initialize process group for rank: …", every 10 s until all ranks joined)',
+    re: /Waiting in store based barrier to initialize process ?group/,
+    awaits: 'the other ranks to join the process group (c10d store-based barrier): a rank never reached init_process_group, or cannot reach the store',
+  },
+  {
+    producer: 'PyTorch c10d _store_based_barrier ("Added key: store_based_barrier_key:1 to store for rank: 0", before it waits)',
+    re: /Added key: store_based_barrier_key:\d+ to store for rank: \d+/,
+    awaits: 'the other ranks to join the process group (c10d store-based barrier)',
+  },
+  {
+    producer: 'torchelastic agent/server/api.py _rendezvous ("[default] Rendezvous\'ing worker group")',
+    re: /Rendezvous'ing worker group/,
+    awaits: 'the other nodes to join the torchrun rendezvous (--nnodes): a node never started or cannot reach the rendezvous endpoint',
+  },
+  {
+    producer: 'torchelastic rendezvous/dynamic_rendezvous.py ("The node \'…\' attempts to join the next round of the rendezvous \'…\'.")',
+    re: /attempts to join the next round of the rendezvous/,
+    awaits: 'the other nodes to join the torchrun rendezvous',
+  },
+  {
+    producer: 'vLLM distributed/device_communicators/pynccl.py PyNcclCommunicator ("vLLM is using nccl==%s", just before ncclCommInitRank)',
+    re: /vLLM is using nccl==\S+/,
+    awaits: "NCCL's communicator set-up with the other workers (ncclCommInitRank): a worker did not join, or GPU peer-to-peer/IPC set-up hangs",
+  },
+  {
+    producer: 'Gloo (gloo/transport, via c10d ProcessGroupGloo: "[Gloo] Rank N is connected to M peer ranks. Expected number of connected peer ranks is : M")',
+    re: /\[Gloo\] Rank \d+ is connected to \d+ peer ranks/,
+    awaits: 'the first collective after the process group was set up',
+  },
+  {
+    producer: 'vLLM V0 MQLLMEngineClient (engine/multiprocessing/client.py: "Waiting for output from MQLLMEngine.")',
+    re: /Waiting for output from MQLLMEngine/,
+    awaits: 'output from its engine process, which sends nothing',
+  },
+  {
+    producer: 'vLLM V1 engine start-up (v1/engine/utils.py wait_for_engine_startup: "Waiting for %d local, %d remote core engine proc(s) to start.")',
+    re: /Waiting for \d+ local, \d+ remote core engine proc\(s\) to start/,
+    awaits: 'its engine core processes to start',
+  },
+  {
+    producer: 'agent harnesses polling a sandbox runtime (OpenHands remote runtime "Runtime not yet ready (status: pending)", "Waiting for sandbox/runtime/container …")',
+    re: /\b(?:[Rr]untime|[Ss]andbox|[Cc]ontainer|[Ee]nvironment) (?:is )?not (?:yet )?ready\b|[Ww]aiting for (?:the )?(sandbox|runtime|container|environment)\b/,
+    awaits: 'its sandbox ($1) to become ready',
+    cls: 'sandbox.failure',
+  },
+  {
+    producer: 'any poll that says it waits, as the message of a log line ("Waiting for …", "Still waiting …"): a client or supervisor polling for something that never comes',
+    re: /^(?:[Ss]till )?[Ww]aiting (?:for|on|until) (\S.{2,80}?)(?:\.{0,3}\s*$|[.,;(])/,
+    atHead: true,
+    awaits: '$1',
+  },
+  {
+    producer: 'a status poll that reports a pending state ("… (status: pending)", `state=pending`)',
+    re: /\((?:status|state): ?pending\)|\b(?:status|state)["']?[:=] ?["']?(?:pending|PENDING|Pending)\b/,
+    awaits: 'something that stays pending',
+  },
+];
