@@ -197,6 +197,20 @@ export const SYMPTOMS: SymptomMechanism[] = [
     consequence: "The proxy's 502/503 answers are its consequence: the server behind it had died.",
   },
   {
+    // Ray reports an actor or worker death on the driver (ActorDiedError / RayActorError, the raylet's "A
+    // worker died or was killed while executing a task", RayTaskError(ActorDiedError) for the task that
+    // called it) and forwards the dead process's own stderr to the driver's log ("(WorkerDict pid=N)
+    // Traceback …"): an exception of the run's own code or configuration in that same log is what the
+    // process died of (python/ray/exceptions.py RayActorError, RayTaskError.as_instanceof_cause; raylet
+    // node_manager.cc worker-death reports). Ray's own fatal checks and native crashes are no symptom.
+    id: 'actor-died-of',
+    source: 'Ray python/ray/exceptions.py (RayActorError/ActorDiedError "The actor died unexpectedly before finishing this task.", RayTaskError(ActorDiedError)), raylet node_manager.cc ("A worker died or was killed while executing a task"), log_monitor forwarding worker stderr with "(Actor pid=N)" prefixes',
+    symptomRules: ['ray.actor_died', 'ray.worker_crash_summary'],
+    wording: [/\b(?:RayActorError|ActorDiedError)\b|The actor died unexpectedly|The actor is dead because|A worker died or was killed while executing|Workers? crashed due to other reasons/],
+    causes: [{ classes: ['user.code_error', 'config.error'], order: 'any', sameFile: true, minStrength: 20 }],
+    consequence: "The Ray actor/worker deaths are its consequence: the process died of that exception, and Ray reported the death to the driver.",
+  },
+  {
     id: 'peer-gone',
     source: 'CPython socket/http.client (ConnectionResetError, BrokenPipeError, RemoteDisconnected "Remote end closed connection without response"), aiohttp ServerDisconnectedError, httpx/httpcore RemoteProtocolError "Server disconnected without sending a response.", PyTorch c10d TCPStore ("failed to recv, got 0 bytes", DistNetworkError "Connection was likely closed. Did the remote server shutdown or crash?")',
     symptomClasses: ['network.error'],

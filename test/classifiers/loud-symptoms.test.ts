@@ -189,3 +189,37 @@ describe('an HTTP status is classed by who answered it', () => {
     expect(classifyText('Error: dial tcp 172.18.10.229:8080: connect: connection refused\n').class).toBe('network.error');
   });
 });
+
+describe("a Ray actor's death is the exception its process died of, when the driver's log shows it", () => {
+  // The dead worker's stderr as Ray forwards it to the driver ("(WorkerDict pid=N) …"), and the driver's
+  // report of the death (python/ray/exceptions.py ActorDiedError, raylet node_manager.cc).
+  const workerTraceback = [
+    '(WorkerDict pid=2211) Traceback (most recent call last):',
+    '(WorkerDict pid=2211)   File "/srv/recipe/reward.py", line 57, in compute_score',
+    "(WorkerDict pid=2211)     return table[answer]",
+    "(WorkerDict pid=2211) KeyError: 'boxed'",
+  ];
+  const death = [
+    'Traceback (most recent call last):',
+    '  File "/srv/recipe/main_ppo.py", line 65, in run_ppo',
+    '    ray.get(runner.run.remote(config))',
+    '  File "/usr/local/lib/python3.10/dist-packages/ray/_private/worker.py", line 2961, in get',
+    '    raise value.as_instanceof_cause()',
+    'ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.',
+    '\tclass_name: WorkerDict',
+    '\tactor_id: 13ac9a317247fe69717aac0d02000000',
+  ];
+
+  it('in either order of the forwarded traceback and the death report', () => {
+    for (const log of [[...workerTraceback, ...death], [...death, ...workerTraceback]]) {
+      const d = classifyText(log.join('\n'));
+      expect(d.class).toBe('user.code_error');
+      expect(d.secondary).toContain('ray.crash');
+      expect(d.hint).toMatch(/the process died of that exception/);
+    }
+  });
+
+  it('a death with no exception beside it stays ray.crash', () => {
+    expect(classifyText(death.join('\n')).class).toBe('ray.crash');
+  });
+});
