@@ -18,6 +18,7 @@ import { FACT_RULES, type FactRule } from './rules/facts.js';
 import { RULES, type RuleId } from './rules/index.js';
 import { LAST_ENQUEUED_RE, P2P_DISABLED_RE, P2P_TRANSPORT_RE } from './rules/nccl.js';
 import { TOKENS_RE } from './rules/harbor.js';
+import { isValidationSite } from './rules/validation.js';
 import { PY_SPY_FRAME_KEYS } from './rules/stall.js';
 import { StackTracker } from './stacks.js';
 import { logEnding, TailBytes } from './tail.js';
@@ -200,7 +201,7 @@ interface FileState {
   /** Stacks of the main thread printed in this file (stacks.ts), made on the first stack line. */
   stacks?: StackTracker;
   /** Per interleaved stream (logline.splitPrefix), the last Python traceback frame line and whose code it is. */
-  frames?: Map<string, { line: number; library: boolean | null }>;
+  frames?: Map<string, FrameMark>;
   /**
    * The number of the line that grew past MAX_CARRY and was looked at in pieces: it is no failure line (a
    * piece is not the line). A number, not a flag: a line without hits ends without endLine.
@@ -221,8 +222,10 @@ interface LineExtra {
   rank?: number;
   time?: LogTime;
   rootHint?: boolean;
-  /** Known from a structured record: the exception was raised in the run's own or in library code. */
+  /** Known from a structured record: the exception was raised in the run's own or in library code… */
   raisedIn?: 'own' | 'library';
+  /** …and in a validation site (rules/validation.ts). */
+  validationSite?: boolean;
 }
 
 /** FACT_RULES by the signal kind they read. */
@@ -299,7 +302,7 @@ export class Engine implements LogClassifier {
     contained(() => {
       switch (s.kind) {
         case 'text':
-          return this.textSignal(s.at.file, s.at.line, s.text, 'log', { rank: s.rank, time: s.time, rootHint: s.rootHint, raisedIn: s.raisedIn });
+          return this.textSignal(s.at.file, s.at.line, s.text, 'log', { rank: s.rank, time: s.time, rootHint: s.rootHint, raisedIn: s.raisedIn, validationSite: s.validationSite });
         case 'env':
           if (s.name === 'NCCL_P2P_DISABLE' && /^(1|true|yes)$/i.test(s.value.trim())) this.ctx.p2pDisabled = true;
           return;
@@ -655,7 +658,7 @@ export class Engine implements LogClassifier {
         continue;
       }
       if (rule.raisedIn) {
-        if (raisedCache === null) raisedCache = extra.raisedIn ?? (fs ? tracebackEndAt(fs, lineNumber, line) : undefined);
+        if (raisedCache === null) raisedCache = extra.raisedIn ? { whose: extra.raisedIn, site: extra.validationSite === true } : fs ? tracebackEndAt(fs, lineNumber, line) : undefined;
         if (!raisedInMatches(rule.raisedIn, raisedCache)) continue;
       }
       // A checklist or key-value report naming the condition only to say it is absent (rules/absence.ts).
@@ -783,7 +786,7 @@ export class Engine implements LogClassifier {
       fs?.progress.traceback(lineNumber);
       // A traceback printed with its frames cut out ("Traceback …:", "...", "FooError: x") still ends
       // at its exception line; whose code raised it is then unknown.
-      if (fs) markFrame(fs, splitPrefix(line).stream, lineNumber, null);
+      if (fs) markFrame(fs, splitPrefix(line).stream, lineNumber, null, false);
     }
     if (mask & CX.enqueued) {
       const m = LAST_ENQUEUED_RE.exec(line);
@@ -811,7 +814,7 @@ export class Engine implements LogClassifier {
       const p = splitPrefix(line);
       const f = parseFrame(p.rest);
       // The import machinery's frozen frames only pass an import on: the frame before them is where it happened.
-      if (f && !f.path.startsWith('<frozen ')) markFrame(fs, p.stream, lineNumber, f.library);
+      if (f && !f.path.startsWith('<frozen ')) markFrame(fs, p.stream, lineNumber, f.library, isValidationSite(f.path, f.fn));
     }
     if (fs) {
       if (mask & CX.rootCause) (fs.inRootCause = true), (fs.rootEntry = {});
@@ -861,20 +864,34 @@ function tracebackEndAt(fs: FileState, lineNumber: number, line: string): Traceb
   if (p.rest === '' || /^\s/.test(p.rest)) return undefined;
   const mark = fs.frames.get(p.stream);
   if (!mark || lineNumber <= mark.line || lineNumber - mark.line > TRACEBACK_TAIL_LINES) return undefined;
-  return mark.library === null ? 'unattributed' : mark.library ? 'library' : 'own';
+  return { whose: mark.library === null ? 'unattributed' : mark.library ? 'library' : 'own', site: mark.site };
 }
 
-/** Whose code ended a traceback: known from its innermost frame, or not (a header with its frames cut). */
-type TracebackEnd = 'own' | 'library' | 'unattributed';
+/** The last traceback line of a stream: where it is, whose code its frame is (null: the header), and whether that frame is a validation site. */
+interface FrameMark {
+  line: number;
+  library: boolean | null;
+  site: boolean;
+}
 
+/** How a traceback ended: whose code its innermost frame is (unattributed: a header with its frames cut), and whether that frame is a validation site. */
+interface TracebackEnd {
+  whose: 'own' | 'library' | 'unattributed';
+  site: boolean;
+}
+
+/** `got` undefined: the line ends no traceback. */
 function raisedInMatches(want: RaisedIn, got: TracebackEnd | undefined): boolean {
-  return got !== undefined && (want === 'any' || want === got);
+  if (want === 'not-own') return got?.whose !== 'own';
+  if (got === undefined) return false;
+  if (want === 'validation-site') return got.site;
+  return want === 'any' || want === got.whose;
 }
 
-/** The last traceback line of a stream that says where the traceback is: a frame (library or own) or its header (null). */
-function markFrame(fs: FileState, stream: string, lineNumber: number, library: boolean | null): void {
+/** Note the last traceback line of a stream that says where the traceback is: a frame (library or own) or its header (null). */
+function markFrame(fs: FileState, stream: string, lineNumber: number, library: boolean | null, site: boolean): void {
   const frames = (fs.frames ??= new Map());
-  if (frames.size < MAX_RANKS_TRACKED || frames.has(stream)) frames.set(stream, { line: lineNumber, library });
+  if (frames.size < MAX_RANKS_TRACKED || frames.has(stream)) frames.set(stream, { line: lineNumber, library, site });
 }
 
 function startsWith(buf: Uint8Array, start: number, prefix: Uint8Array): boolean {

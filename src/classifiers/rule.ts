@@ -7,8 +7,12 @@ import type { FailureClass } from './taxonomy.js';
 /** Where in a bundle or pasted multi-file log a line sits; some evidence only counts in some places. */
 export type Section = 'log' | 'agent' | 'verifier' | 'result';
 
-/** Whose code a traceback's innermost frame is in: the run's own, a library's, or either. */
-export type RaisedIn = 'own' | 'library' | 'any';
+/**
+ * Whose code a traceback's innermost frame is in: the run's own, a library's, or either; or what kind of
+ * code: a validation site (rules/validation.ts VALIDATION_SITE, own or library); or 'not-own': anything but
+ * the run's own code, a line with no traceback frames before it included (a pasted exception line).
+ */
+export type RaisedIn = 'own' | 'library' | 'any' | 'validation-site' | 'not-own';
 
 /** Values a rule pulls out of its line; all optional, all small. */
 export interface Extracted {
@@ -44,7 +48,8 @@ export interface Rule<Id extends string = string> {
   /**
    * Only on the line that ends a Python traceback (the exception line right after its frames), and only
    * when its innermost frame is the run's own code ('own'), installed or standard-library code
-   * ('library', logline.isLibraryPath), or either ('any'). Structured exception records say it too.
+   * ('library', logline.isLibraryPath), or either ('any'), or a validation site ('validation-site'); 'not-own'
+   * also counts a line that ends no traceback. Structured exception records say it too.
    */
   raisedIn?: RaisedIn;
   /**

@@ -42,7 +42,7 @@ interface SignalBase {
 export type StructuredSignal =
   /** Producer wording (exception "Type: message", kubelet message, kernel line): read by the line rules. */
   /** `raisedIn`: the record's traceback shows whose code raised it (its innermost frame, logline.innermostFrame). */
-  | (SignalBase & { kind: 'text'; text: string; raisedIn?: 'own' | 'library' })
+  | (SignalBase & { kind: 'text'; text: string; raisedIn?: 'own' | 'library'; validationSite?: boolean })
   /** The run's exit status from the manifest. */
   | (SignalBase & { kind: 'exit'; code: number | null; signal: string | null })
   /** A container's waiting or terminated state (k8s/pods.json), init containers included. */

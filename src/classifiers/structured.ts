@@ -5,6 +5,7 @@
 // (signals.ts says how a new source adds its own); absent, malformed or oddly shaped input gives none.
 import { innermostFrame, logTimeOf, type LogTime } from '../logline.js';
 import { finiteRewards, primaryReward, readHarborResult } from './harbor-result.js';
+import { isValidationSite } from './rules/validation.js';
 import type { StructuredSignal } from './signals.js';
 import type { BundleInput } from './types.js';
 
@@ -111,7 +112,7 @@ function readExceptions(_input: BundleInput, files: Map<string, string>): Struct
     const tb = str(e.traceback);
     const frame = tb ? innermostFrame(tb) : null;
     const raisedIn = frame ? (frame.library ? ('library' as const) : ('own' as const)) : undefined;
-    out.push({ kind: 'text', text: `${type}: ${message}`, at, rank: num(e.rank), time: timeOf(e.time), rootHint: i === 0, ...(raisedIn ? { raisedIn } : {}) });
+    out.push({ kind: 'text', text: `${type}: ${message}`, at, rank: num(e.rank), time: timeOf(e.time), rootHint: i === 0, ...(frame ? { raisedIn, validationSite: isValidationSite(frame.path, frame.fn) } : {}) });
   });
   return out;
 }

@@ -17,6 +17,7 @@ import { rayRules } from './ray.js';
 import { RUN_LOG_ONLY } from './sections.js';
 import { logStallRules } from './stall.js';
 import { userCodeRules } from './usercode.js';
+import { validationRules } from './validation.js';
 import { verifierRules } from './verifier.js';
 
 /**
@@ -38,6 +39,7 @@ const ALL = [
   ...gatewayRules,
   ...networkRules,
   ...configRules,
+  ...validationRules,
   ...harborRules,
   ...agentRules,
   ...verifierRules,

@@ -1,0 +1,115 @@
+// Configuration, argument and capability checks that frameworks raise as plain Python exceptions
+// (ValueError, AssertionError, RuntimeError, NotImplementedError, TypeError): the user's settings were
+// rejected, which is `config.error`, not a bug in the run's code. Told from a code bug by mechanism, not by
+// one log's wording:
+//   1. where it was raised: the traceback's innermost frame is a validation site by the producers' own
+//      naming conventions (VALIDATION_SITE below), in installed code or a framework checkout alike;
+//   2. what it says: the message templates these checks are written in, read in the producers' source
+//      (VALIDATION_TEMPLATES), counted only when the run's own code did not raise it: a ValueError from
+//      the user's own helper in train.py stays `user.code_error` whatever it says.
+// Both sit above the traceback catch-alls (usercode.ts) and below any infrastructure cause.
+import { defineRules } from '../rule.js';
+import { RUN_LOG_ONLY } from './sections.js';
+
+/**
+ * Validation sites, by the producers' own conventions. A frame is one when its function's name says it
+ * validates settings wherever it is (Megatron `validate_args`, vLLM `_verify_args` /
+ * `verify_with_parallel_config`, transformers `TrainingArguments._validate_args`, verl `_validate_config`,
+ * LLaMA-Factory hparams/parser.py `_verify_model_args`),
+ * or when a validator-shaped function (`__post_init__`, `validate*`, `verify*`, `check*`, `*_assertion`)
+ * sits in a settings module (transformers training_args.py / configuration_*.py, TRL grpo_config.py,
+ * DeepSpeed runtime/config.py `_batch_assertion`, vLLM config.py / config/*.py / engine/arg_utils.py,
+ * Megatron training/arguments.py, verl workers/config/*.py).
+ */
+export const VALIDATION_SITE = {
+  /** A function that names settings as what it checks. */
+  // (Also the noun first: pyabsa's `config_check`, `args_validation`.)
+  settingsValidator: /^_{0,2}(?:validate|verify|check|sanity_check)(?:_\w*?)?_?(?:args|arguments|argument|config|configs|cfg|settings|options|params|parameters|kwargs)(?:_\w+)?$|^_{0,2}(?:args|arguments|config|cfg|settings|params)_(?:check|checks|validation|verification)$/,
+  /** A validator-shaped function: counts inside a settings module. */
+  validator: /^(?:__post_init__|_{0,2}(?:validate|verify|check|assert)(?:_\w+)?|_{0,2}validate\w+|\w+_(?:assertion|check|checks|validation))$/,
+  /** A settings module by its file name or its folder. */
+  settingsModule: /(?:^|[\\/])(?:config|configs|configuration|cfg|settings|arguments|args|arg_utils|training_args|\w+_config|\w+_configs|\w+_args|\w+_arguments|configuration_\w+|config_\w+)\.py$|[\\/](?:config|configs)[\\/][\w.-]{1,80}\.py$/,
+} as const;
+
+/** Whether a traceback frame (its file path and function) is a validation site (VALIDATION_SITE). */
+export function isValidationSite(path: string, fn: string | null): boolean {
+  if (!fn) return false;
+  if (VALIDATION_SITE.settingsValidator.test(fn)) return true;
+  return VALIDATION_SITE.validator.test(fn) && VALIDATION_SITE.settingsModule.test(path);
+}
+
+/** The exception types these checks raise, as the exception line names them (module-qualified or not, after a launcher's rank prefix). */
+const CHECK_EXCEPTION = String.raw`(?:^|[\s:(\]>|])(?:[A-Za-z_]\w{0,40}\.){0,6}(?:ValueError|AssertionError|RuntimeError|NotImplementedError|TypeError|[A-Z]\w{0,40}Config(?:uration)?Error|ConfigurationError|UsageError): `;
+
+/**
+ * The message templates of settings checks, each read in its producers' source (the source is named
+ * per family). Each family is matched in the message of an exception line of CHECK_EXCEPTION.
+ */
+export const VALIDATION_TEMPLATES = {
+  // TRL grpo_config.py / grpo_trainer.py ("must be evenly divisible by the number of generations per
+  // prompt", "generation_batch_size (…) must be divisible by num_generations"), Megatron
+  // training/arguments.py validate_args ("should be divisible by", "must be divisible pipeline model
+  // parallel size", "world size (…) is not divisible by"), vLLM config ("must be divisible by tensor
+  // parallel size"), transformers training_args.py ("is not a round multiple of the evaluation steps").
+  divisibility: /\b(?:must|should|needs? to|has to) be (?:evenly |exactly )?divisible\b|\bis not (?:evenly )?divisible by\b|\b(?:must|should) be a (?:round )?multiple of\b|\bis not a (?:round )?multiple of\b/,
+  // transformers training_args.py ("At most one of fp16 and bf16 can be True, but not both"), TRL
+  // ("can not be both configured at the same time", "is incompatible with"), vLLM arg_utils ("are mutually
+  // exclusive", "cannot be used together").
+  // LLaMA-Factory hparams/parser.py ("Adapter is only valid for the LoRA method", "Quantization is only
+  // compatible with the LoRA method").
+  exclusive: /\bis only (?:valid|compatible) (?:for|with|when|in)\b|\bcan ?not be (?:both )?(?:used|set|configured|enabled|specified|passed|provided)(?: together| at the same time| simultaneously)|\bare mutually exclusive\b|\bAt most one of \S{1,80} and \S{1,80} can be\b|\b[Oo]nly one of .{1,120}? (?:can|should|must) be (?:set|specified|provided|passed|used|True|enabled)\b|\bis incompatible with\b/,
+  // A value outside its allowed set: vLLM ("Unknown quantization method … Must be one of"), TRL
+  // ("Possible values are 'token' and 'sequence'"), Python's enum.py ("'x' is not a valid IntervalStrategy",
+  // how TrainingArguments.__post_init__ rejects a strategy or optimizer name).
+  choice: /\b(?:[Mm]ust|[Ss]hould) be (?:one of|either|in) [\[('"`{]|\b(?:Possible|Available|Supported|Valid|Allowed) (?:values|options|choices) (?:are|is)\b|'[^']{0,120}' is not a valid [A-Z]\w{0,60}$/,
+  // The hardware a setting needs: flash-attn ("FlashAttention only supports Ampere GPUs or newer"),
+  // transformers training_args.py ("Your setup doesn't support bf16/gpu", "--tf32 requires Ampere or a
+  // newer GPU arch"). The user asked for a precision or kernel the GPU does not have: a setting to change
+  // (TAXONOMY: config). vLLM's bf16 check is cuda.ts's arch mismatch.
+  capability: /\bonly supports? (?:Ampere|Hopper|Turing|Volta|Ada|Blackwell|sm_?\d{2}|GPUs? with compute capability)|\b(?:Ampere|Hopper|Turing)(?:\+| or (?:a )?newer| or higher| or later)|\bdoesn't support bf16\b|\bdoes not support bf16\b/,
+  // vLLM's input and engine checks against max_model_len ("Prompt length of N is longer than the maximum
+  // model length of M", "The decoder prompt (length N) is longer than the maximum model length").
+  modelLength: /\bis longer than the maximum model length\b/,
+  // Bounds on a setting: verl fsdp_workers ("ppo_mini_batch_size 0 should be larger than 0 after
+  // normalization"), transformers ("must be an integer bigger than 0"), TRL ("must be less than").
+  // DeepSpeed runtime/config.py _batch_assertion ("Micro batch size per gpu: 0 has to be greater than 0").
+  bound: /\b(?:must|should|has to) be (?:greater|larger|bigger|less|smaller|higher|lower|no (?:smaller|larger|greater|less)) than\b|\b(?:must|should) be (?:a )?(?:positive|non-negative|nonnegative|non-zero|an integer)\b|\b(?:must|should) be (?:>|>=|<|<=) ?-?\d/,
+  // A setting that another one needs: transformers ("requires either non-zero --eval_steps or
+  // --logging_steps", "--load_best_model_at_end requires the save and eval strategy to match"), TRL
+  // ("must be set when `vllm_importance_sampling_mode` is"). A message that names a command-line flag
+  // (`--name`) is about the command line.
+  required: /\b(?:must|should|needs to) be (?:set|specified|provided|given|passed|enabled|disabled) (?:when|if|for|to|in|with)\b|\bis required (?:when|if|for)\b|(?:^|[\s'"`(])--[a-z][\w-]{1,60}\b/,
+} as const;
+
+const templateRe = (family: RegExp): RegExp => new RegExp(`${CHECK_EXCEPTION}.{0,400}?(?:${family.source})`);
+
+/** Lines that only quote a check (source shown under a frame, a handler) or are warnings. */
+const NOT_RAISED = [/\bexcept\b|\braise\b|^\s*#|\bassert\b/, /Warning\b/];
+
+export const validationRules = defineRules([
+  {
+    // 1. The exception was raised in a validation site: whatever it says, the settings were rejected.
+    id: 'config.validation_site',
+    class: 'config.error',
+    // Any exception type (a bare `assert` prints AssertionError with no message).
+    patterns: [/(?:^|[\s:(\]>|])(?:[A-Za-z_]\w{0,40}\.){0,6}[A-Z]\w{0,80}(?:Error|Exception):(?:\s|$)/, /(?:^|[\s:(\]>|])AssertionError$/],
+    unless: NOT_RAISED,
+    raisedIn: 'validation-site',
+    strength: 46,
+    sections: RUN_LOG_ONLY,
+    why: "a framework's configuration or argument check rejected the settings (the exception was raised in its validation code)",
+    hint: "A framework's own argument/config check rejected the run's settings before or while it started: the message names the setting; change the config or command line (its innermost frame is the check, the frames above it show which config object was built).",
+  },
+  {
+    // 2. The message is a settings check's, and the run's own code did not raise it.
+    id: 'config.validation_message',
+    class: 'config.error',
+    patterns: Object.values(VALIDATION_TEMPLATES).map(templateRe),
+    unless: [...NOT_RAISED, /\bobject does not support\b|\bobject is not (?:subscriptable|callable|iterable)\b/],
+    raisedIn: 'not-own',
+    strength: 44,
+    sections: RUN_LOG_ONLY,
+    why: "a framework rejected the settings: the message is a configuration check's (divisibility, allowed values, bounds, GPU capability, exclusive or required options)",
+    hint: "A framework's argument/config check rejected the run's settings: the message names the settings that do not fit (batch sizes vs GPU count, a value outside its allowed set, a precision or kernel this GPU lacks, options that exclude each other). Change the config or command line accordingly.",
+  },
+]);
