@@ -9,6 +9,7 @@ import { classifyFiles, classifyText } from './helpers.js';
 // Each producer's own template, worded as its source formats it (rules/outcome.ts names the files).
 const BUDGETS: Record<string, string> = {
   'OpenHands V0 IterationControlFlag': '18:47:12 - openhands:ERROR: loop.py:24 - RuntimeError: Agent reached maximum iteration. Current iteration: 500, max iteration: 500',
+  'OpenHands V0 headless (before #9012)': '12:01:33 - openhands:ERROR: agent_controller.py:229 - Agent reached maximum iteration in headless mode. Current iteration: 30, max iteration: 30',
   'OpenHands V0 BudgetControlFlag': '09:12:01 - openhands:ERROR: agent_controller.py:312 - RuntimeError: Agent reached maximum budget for conversation.Current budget: 2.01, max budget: 2.00',
   'OpenHands SDK local conversation': '2026-01-20 21:56:40,853 - ERROR - openhands.sdk.conversation.impl.local_conversation - Agent reached maximum iterations limit (100).',
   'OpenHands SDK budget limit': 'Agent reached maximum budget limit ($5.0000); accumulated cost $5.0132.',
@@ -20,6 +21,9 @@ const BUDGETS: Record<string, string> = {
   smolagents: 'smolagents.utils.AgentMaxStepsError: Reached max steps.',
   'openai-agents': 'agents.exceptions.MaxTurnsExceeded: Max turns (10) exceeded',
   'LangChain AgentExecutor': "{'input': 'summarise the repo', 'output': 'Agent stopped due to iteration limit or time limit.'}",
+  'Claude Code stream-json result': '{"type":"result","subtype":"error_max_turns","is_error":true,"duration_ms":912000,"num_turns":31,"result":"","session_id":"4c1e"}',
+  'Claude Code text mode': 'Error: Reached max turns (30)',
+  'LangGraph GraphRecursionError': 'langgraph.errors.GraphRecursionError: Recursion limit of 25 reached without hitting a stop condition. You can increase the limit by setting the `recursion_limit` config key.',
   'inspect-ai message limit': 'Message limit reached. count: 50; limit: 50',
   'inspect-ai token limit': 'Token limit exceeded. value: 1,000,312; limit: 1,000,000',
   'inspect-ai working time': 'Working time limit exceeded. limit: 1800 seconds',
@@ -70,6 +74,17 @@ describe('outcome templates in plain logs', () => {
     const json = (p1: string, p10: string) => `{\n  "humaneval": {\n    "pass@1": ${p1},\n    "pass@10": ${p10}\n  },\n  "config": {\n    "model": "huggyllama/llama-7b"\n  }\n}\n`;
     expect(classifyText(json('0.0', '0.0')).class).toBe('outcome.reward_zero');
     expect(classifyText(json('0.0', '0.0125')).class).toBe('outcome.scored');
+  });
+
+  it('lm-eval results JSON: "<metric>,<filter>" keys 0 → reward 0 (stderr keys are no score); above 0 → scored', () => {
+    const json = (v: string) => `{\n  "results": {\n    "gsm8k": {\n      "alias": "gsm8k",\n      "exact_match,strict-match": ${v},\n      "exact_match_stderr,strict-match": 0.0123,\n      "exact_match,flexible-extract": 0.0,\n      "exact_match_stderr,flexible-extract": 0.0\n    }\n  }\n}\n`;
+    expect(classifyText(json('0.0')).class).toBe('outcome.reward_zero');
+    expect(classifyText(json('0.2568')).class).toBe('outcome.scored');
+  });
+
+  it('EvalPlus / BigCodeBench "pass@k:\\t0.000" lines', () => {
+    expect(classifyText('humaneval (base tests)\npass@1:\t0.000\nhumaneval+ (base + extra tests)\npass@1:\t0.000\n').class).toBe('outcome.reward_zero');
+    expect(classifyText('BigCodeBench-full\npass@1:\t0.000\npass@5:\t0.012\n').class).toBe('outcome.scored');
   });
 
   it('SWE-bench run report: resolved 0 → reward 0; resolved above 0 → scored; a patch that did not apply → reward 0', () => {

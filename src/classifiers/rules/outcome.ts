@@ -21,11 +21,27 @@ const LOWER_IS_BETTER_ZERO = /\|\s{0,2}↓\s{0,4}\|\s{0,12}-?0(?:\.0{1,8})?\s{0,
 /**
  * bigcode-evaluation-harness main.py dumps `json.dumps(results, indent=2)`: `{"humaneval": {"pass@1": 0.0,
  * "pass@10": 0.0}, "config": {…}}` (bigcode_eval/tasks/custom_metrics/code_eval.py `f"pass@{k}"`, also
- * `<difficulty>_pass@k` in beyond_eval.py). The JSON has no line of its own for a zero, so both rows read
+ * `<difficulty>_pass@k` in beyond_eval.py; lm-eval's code tasks key it "pass@1,create_test"). The JSON has no line of its own for a zero, so both rows read
  * the same key and the number decides.
  */
-const PASS_AT_K_ZERO = /"(?:\w{1,30}_)?pass@\d{1,4}":\s*0(?:\.0{1,12})?(?:e[+-]?\d{1,3})?\s*(?:,|\}|$)/;
-const PASS_AT_K_SCORED = /"(?:\w{1,30}_)?pass@\d{1,4}":\s*(?:0\.0{0,12}[1-9]|[1-9]|\d{1,3}\.\d{0,12}[1-9])/;
+const PASS_AT_K_ZERO = /"(?:\w{1,30}_)?pass@\d{1,4}(?:,[\w-]{1,40})?":\s*0(?:\.0{1,12})?(?:e[+-]?\d{1,3})?\s*(?:,|\}|$)/;
+const PASS_AT_K_SCORED = /"(?:\w{1,30}_)?pass@\d{1,4}(?:,[\w-]{1,40})?":\s*(?:0\.0{0,12}[1-9]|[1-9]|\d{1,3}\.\d{0,12}[1-9])/;
+
+/**
+ * EvalPlus evaluate.py and BigCodeBench evaluate.py print each pass@k on a line of its own after the
+ * dataset's name: `cprint(f"{k}:\t{v:.3f}")`, i.e. "pass@1:\t0.000".
+ */
+const PASS_AT_K_LINE_ZERO = /^pass@\d{1,3}:\s+0\.000\s*$/;
+const PASS_AT_K_LINE_SCORED = /^pass@\d{1,3}:\s+(?:0\.\d{0,2}[1-9]\d{0,2}|1\.000)\s*$/;
+
+/**
+ * lm-evaluation-harness results JSON (evaluator.py `results[task]`, written by --output_path and pasted as
+ * is): metric keys are "<metric>,<filter>" ("exact_match,strict-match", "acc,none"); their stderr keys
+ * ("acc_stderr,none") are no score.
+ */
+const LM_EVAL_METRIC_KEY = '"(?:acc|acc_norm|exact_match|f1|em|mc1|mc2|bleu|rouge1|rougeL|accuracy),[\\w-]{1,40}":\\s*';
+const LM_EVAL_JSON_ZERO = new RegExp(`${LM_EVAL_METRIC_KEY}0(?:\\.0{1,16})?\\s*(?:,|\\}|$)`);
+const LM_EVAL_JSON_SCORED = new RegExp(`${LM_EVAL_METRIC_KEY}(?:0\\.0{0,15}[1-9]|[1-9])`);
 
 /**
  * SWE-bench harness/reporting.py `make_run_report`: "Instances resolved: N" printed, "resolved_instances": N
@@ -56,6 +72,10 @@ export const outcomeRules = defineRules([
     //  - openai-agents-python run.py: MaxTurnsExceeded(f"Max turns ({max_turns}) exceeded")
     //  - LangChain AgentExecutor / CrewAI (early_stopping_method "force"): "Agent stopped due to iteration
     //    limit or time limit." (older: "Agent stopped due to max iterations.")
+    //  - Claude Code (claude -p, the Agent SDK): result subtype "error_max_turns" / "error_max_budget_usd",
+    //    printed in text mode as "Error: Reached max turns (N)" / "Error: Exceeded USD budget"
+    //  - LangGraph GraphRecursionError: "Recursion limit of N reached without hitting a stop condition." (the
+    //    graph's super-step budget, recursion_limit)
     //  - inspect-ai util/_limit.py sample limits: "Message limit reached. count: N; limit: M", "Token limit
     //    exceeded. value: …; limit: …", "Turn limit exceeded.", "Cost limit exceeded.", "Time limit
     //    exceeded. limit: N seconds", "Working time limit exceeded. limit: N seconds"
@@ -63,7 +83,8 @@ export const outcomeRules = defineRules([
     id: 'outcome.agent_budget_exhausted',
     class: 'outcome.agent_timeout',
     patterns: [
-      /\bAgent reached maximum (?:iteration\. Current iteration: \d+|iterations limit \(\d+\)|budget for conversation\b|budget limit \(\$)/,
+      /\bAgent reached maximum (?:iteration|budget)(?: in headless mode)?\. Current (?:iteration|budget): [\d.]+/,
+      /\bAgent reached maximum (?:iterations limit \(\d+\)|budget for conversation\b|budget limit \(\$)/,
       /\bRun timed out after \d+(?:\.\d+)? seconds\. The conversation may still be running on the server\b/,
       /\bTask incomplete: Maximum iterations \(\d+\) reached\b/,
       /\bExit due to (?:cost limit|total execution time exceeded)\b/,
@@ -75,6 +96,8 @@ export const outcomeRules = defineRules([
       /\b(?:Message|Turn) limit (?:reached|exceeded)\. count: [\d,]+; limit: [\d,]+/,
       /\b(?:Output token|Token|Cost) limit exceeded(?: \(\w{1,20}\))?\. value: \$?[\d,.]+; limit: \$?[\d,.]+/,
       /\b(?:Working time|Time) limit exceeded\. limit: [\d.]+ seconds/,
+      /"subtype":\s*"error_max_(?:turns|budget_usd)"|\bError: (?:Reached max turns\b|Exceeded USD budget\b)/,
+      /\bRecursion limit of \d+ reached without hitting a stop condition\b/,
     ],
     strength: 12,
     // An agent's own session log or the run's log; never a verifier's output (a task's tests may print limits).
@@ -86,7 +109,7 @@ export const outcomeRules = defineRules([
     // An evaluation harness's result with every score 0: the run completed and was scored 0.
     id: 'outcome.eval_scored_zero',
     class: 'outcome.reward_zero',
-    patterns: [LM_EVAL_ZERO_ROW, PASS_AT_K_ZERO, ...SWEBENCH_RESOLVED_ZERO, ...SWEBENCH_UNRESOLVED],
+    patterns: [LM_EVAL_ZERO_ROW, LM_EVAL_JSON_ZERO, PASS_AT_K_ZERO, PASS_AT_K_LINE_ZERO, ...SWEBENCH_RESOLVED_ZERO, ...SWEBENCH_UNRESOLVED],
     strength: 10,
     sections: ['log', 'result'],
     extract: (line): Extracted => (LOWER_IS_BETTER_ZERO.test(line) ? { classOverride: null } : { score: 0 }),
@@ -98,7 +121,7 @@ export const outcomeRules = defineRules([
     // zero row of the same table, so one scored task makes the table scored.
     id: 'outcome.eval_scored',
     class: 'outcome.scored',
-    patterns: [LM_EVAL_SCORED_ROW, PASS_AT_K_SCORED, ...SWEBENCH_RESOLVED_SOME],
+    patterns: [LM_EVAL_SCORED_ROW, LM_EVAL_JSON_SCORED, PASS_AT_K_SCORED, PASS_AT_K_LINE_SCORED, ...SWEBENCH_RESOLVED_SOME],
     strength: 11,
     sections: ['log', 'result'],
     why: 'the evaluation harness scored the run above 0',
