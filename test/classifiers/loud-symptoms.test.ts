@@ -223,3 +223,34 @@ describe("a Ray actor's death is the exception its process died of, when the dri
     expect(classifyText(death.join('\n')).class).toBe('ray.crash');
   });
 });
+
+describe("an exception raised inside an infra producer's own frames is that producer's failure", () => {
+  it("Ray's IO worker failing to spill is ray.crash, not the run's code; a disk error it quotes is the disk", () => {
+    const spill = (err: string): string =>
+      [
+        `2021-08-16 06:19:11,360 WARNING worker.py:1215 -- Traceback (most recent call last):`,
+        '  File "python/ray/_raylet.pyx", line 730, in ray._raylet.spill_objects_handler',
+        '  File "/home/ray/anaconda3/lib/python3.7/site-packages/ray/external_storage.py", line 129, in _write_multiple_objects',
+        '    raise ValueError(f"object ref {ref.hex()} does not exist.")',
+        err,
+        `An unexpected internal error occurred while the IO worker was spilling objects: ${err.replace(/^\w+: /, '')}`,
+      ].join('\n');
+    const d = classifyText(spill('ValueError: object ref 68ecb7b4eb086e6affffffffffffffffffffffff0100000067020000 does not exist.'));
+    expect(d.class).toBe('ray.crash');
+    expect(d.evidence[0]!.rule).toBe('ray.io_worker_error');
+    expect(classifyText(spill("OSError: [Errno 122] Disk quota exceeded: '/tmp/ray/session_latest/ray_spilled_objects/37bfa45c-multi-587'")).class).toBe('disk.full');
+  });
+
+  it("a rejected response object's status decides, as requests and httpx print it", () => {
+    const log = [
+      'Traceback (most recent call last):',
+      '  File "/srv/sglang/srt/entrypoints/http_server.py", line 1060, in _wait_and_warmup',
+      '    assert res.status_code == 200, f"{res=}, {res.text=}"',
+      "AssertionError: res=<Response [403]>, res.text='<html>\\n<head><title>403 Forbidden</title></head>\\n</html>'",
+    ].join('\n');
+    expect(classifyText(log).class).toBe('gateway.4xx');
+    expect(classifyText('RuntimeError: upstream answered <Response [503 Service Unavailable]>\n').class).toBe('gateway.5xx');
+    // A success status in the same shape is no failure of its own.
+    expect(classifyText("AssertionError: expected a list, got <Response [200]>\n").class).toBe('user.code_error');
+  });
+});

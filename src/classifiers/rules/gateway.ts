@@ -179,6 +179,9 @@ export const gatewayRules = defineRules([
       /\bHTTP Error ([45]\d\d): /,
       /\bgoogle\.api_core\.exceptions\.\w{1,60}: ([45]\d\d) /,
       /\bgenai\.errors\.(?:ClientError|ServerError|APIError): ([45]\d\d) [A-Z_]{3,40}\b/,
+      // A response object the code rejected, as the clients print it: requests' Response.__repr__
+      // ("<Response [403]>"), httpx's ("<Response [503 Service Unavailable]>").
+      /<Response \[([45]\d\d)(?: [A-Z][\w -]{1,40})?\]>/,
     ],
     strength: 60,
     extract: byAnswerer((_l, m): Extracted => {

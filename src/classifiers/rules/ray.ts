@@ -144,6 +144,20 @@ export const rayRules = defineRules([
     hint: 'A Ray task, actor or placement group asks for resources no node of the cluster has, so it waits forever: lower the request or add nodes that have it (`ray status` shows demands vs. capacity); check that the nodes registered their GPUs.',
   },
   {
+    // Ray's IO workers (python/ray/_raylet.pyx spill_objects_handler / restore_spilled_objects_handler /
+    // delete_spilled_objects_handler) catch what their external-storage call raised and log "An unexpected
+    // internal error occurred while the IO worker was spilling objects: <error>" (restoring / deleting
+    // spilled objects): the exception before it (a ValueError from ray/external_storage.py) is Ray's own
+    // object store failing, not the run's code. A disk error quoted in it (EDQUOT, ENOSPC) is the disk's
+    // rules, stronger.
+    id: 'ray.io_worker_error',
+    class: 'ray.crash',
+    patterns: [/An unexpected internal error occurred while the IO worker was (?:spilling|restoring|deleting)\b/],
+    strength: 40,
+    why: "Ray's IO worker failed while spilling, restoring or deleting objects in external storage",
+    hint: "Ray's object spilling failed inside Ray (the IO worker), not in the job's code: an object whose owner or node is gone (ObjectLost / owner died: check for a node marked dead or a worker killed before it), or the spill target failing. `ray logs` for io_worker and raylet.out on that node name it; set object_spilling_config to a disk with room.",
+  },
+  {
     // file_system_monitor.cc: "<session dir> is over 95% full, available space: …; capacity: …. Object
     // creation will fail if spilling is required." Ray logs it every 10 s while the disk of its session
     // directory stays full; many runs fail for another reason with it in the log, so it is weak.
