@@ -30,6 +30,15 @@ export interface StoredFile extends FileEntry {
   content: string | null;
 }
 
+/** Page sizes of failure and group listings: the API's and CLI's `limit` range, and what every index clamps to. */
+export const PAGE_LIMIT_DEFAULT = 50;
+export const PAGE_LIMIT_MAX = 500;
+
+/** The page size an index serves for a requested `limit` (default when absent or not a whole number, else clamped to 1..PAGE_LIMIT_MAX). */
+export function pageLimit(limit: number | undefined): number {
+  return limit === undefined || !Number.isInteger(limit) ? PAGE_LIMIT_DEFAULT : Math.min(Math.max(limit, 1), PAGE_LIMIT_MAX);
+}
+
 export interface FailureQuery {
   class?: string;
   category?: string;

@@ -18,6 +18,7 @@ import type { Db } from '../db/client.js';
 import { failureGroups, failures, type FailureGroupRow } from '../db/schema.js';
 import { parseTimeBound } from './time.js';
 import { ArchiveInputError } from './errors.js';
+import { pageLimit } from './failure-index.js';
 
 export const GROUP_STATUSES = ['new', 'ongoing', 'resolved', 'regressed', 'ignored'] as const;
 export type GroupStatus = (typeof GROUP_STATUSES)[number];
@@ -214,7 +215,7 @@ export function toGroupSummary(g: FailureGroupRow): GroupSummary {
 
 /** Groups, most recently seen first; cursor pagination on (lastSeen, id). */
 export function listGroups(db: Db, q: GroupQuery): { items: GroupSummary[]; nextCursor: string | null } {
-  const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
+  const limit = pageLimit(q.limit);
   const where: SQL[] = [];
   if (q.status) where.push(eq(failureGroups.status, q.status));
   if (q.class) where.push(eq(failureGroups.class, q.class));

@@ -13,7 +13,7 @@ import { openPg, type PgDb } from '../db/pg-client.js';
 import { failureFiles, failureGroups, failures, uiSessions } from '../db/pg-schema.js';
 import type { FailureRow } from '../db/schema.js';
 import { buildWeeklyExport, weeklyClassSeries } from './export.js';
-import { decodeCursor, diagnosisColumns, encodeCursor, testCrashPoint, toDetail, toSummary, type ClassCount, type FailureDetail, type FailureIndex, type FailureQuery, type FailureSummary, type MetricCounts, type NewFailure, type PrunedRow, type UiSessionRow, MAX_UI_SESSIONS } from './failure-index.js';
+import { decodeCursor, diagnosisColumns, encodeCursor, pageLimit, testCrashPoint, toDetail, toSummary, type ClassCount, type FailureDetail, type FailureIndex, type FailureQuery, type FailureSummary, type MetricCounts, type NewFailure, type PrunedRow, type UiSessionRow, MAX_UI_SESSIONS } from './failure-index.js';
 import {
   GROUP_STATUSES,
   GroupInputError,
@@ -81,7 +81,7 @@ export class PgFailureIndex implements FailureIndex {
   }
 
   async query(q: FailureQuery): Promise<{ items: FailureSummary[]; nextCursor: string | null }> {
-    const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
+    const limit = pageLimit(q.limit);
     const labels = Object.entries(q.labels ?? {});
     const driver = labels[0];
     const t = driver ? sql`l0.failed_at` : sql`${failures.failedAt}`;
@@ -168,7 +168,7 @@ export class PgFailureIndex implements FailureIndex {
   }
 
   async listGroups(q: GroupQuery): Promise<{ items: GroupSummary[]; nextCursor: string | null }> {
-    const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
+    const limit = pageLimit(q.limit);
     const where: SQL[] = [];
     if (q.status) where.push(eq(failureGroups.status, q.status));
     if (q.class) where.push(eq(failureGroups.class, q.class));

@@ -8,7 +8,7 @@ import { openDb, type Db } from '../db/client.js';
 import { sqliteDialect, type SqlReader } from '../db/dialect.js';
 import { failureFiles, failureLabels, failures, uiSessions, type FailureRow } from '../db/schema.js';
 import { buildWeeklyExport, weeklyClassSeries } from './export.js';
-import { decodeCursor, diagnosisColumns, encodeCursor, testCrashPoint, toDetail, toSummary, type ClassCount, type FailureDetail, type FailureIndex, type FailureQuery, type FailureSummary, type MetricCounts, type NewFailure, type PrunedRow, type UiSessionRow, MAX_UI_SESSIONS } from './failure-index.js';
+import { decodeCursor, diagnosisColumns, encodeCursor, pageLimit, testCrashPoint, toDetail, toSummary, type ClassCount, type FailureDetail, type FailureIndex, type FailureQuery, type FailureSummary, type MetricCounts, type NewFailure, type PrunedRow, type UiSessionRow, MAX_UI_SESSIONS } from './failure-index.js';
 import { assignGroup, getGroup, groupStatusCounts, listGroups, reassignGroup, refreshGroups, setGroupStatus, type GroupQuery, type SettableStatus } from './groups.js';
 import { parseTimeBound } from './time.js';
 import { pidAlive } from './pid.js';
@@ -65,7 +65,7 @@ export class SqliteFailureIndex implements FailureIndex {
   }
 
   async query(q: FailureQuery): Promise<{ items: FailureSummary[]; nextCursor: string | null }> {
-    const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
+    const limit = pageLimit(q.limit);
     const labels = Object.entries(q.labels ?? {});
     // With a label filter, the first label's (key, value, failed_at) index drives the walk in
     // time order; other filters are checked on the joined row.

@@ -55,7 +55,7 @@ withoutArchive('usage errors: exit 2, one line, printed once', () => {
 
   it('query refuses a bad --limit, --category or --format as the API does', () => {
     const cwd = tempDir();
-    for (const bad of ['abc', '0', '-5', '9999', '2.5']) expectUsageError(fdiag(['query', '--limit', bad], cwd), /--limit/);
+    for (const bad of ['abc', '0', '-5', '9999', '2.5', '0x10']) expectUsageError(fdiag(['query', '--limit', bad], cwd), /--limit/);
     expectUsageError(fdiag(['query', '--category', 'bogus'], cwd), /--category.*bogus.*infra, user, outcome, unknown/);
     expectUsageError(fdiag(['query', '--format', 'yaml'], cwd), /--format.*yaml/);
     expectUsageError(fdiag(['query', '--since', 'last tuesday'], cwd), /not a time/);

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { PAGE_LIMIT_MAX } from '../../archive/failure-index.js';
 import { parseTimeBound } from '../../archive/time.js';
 import { ApiError } from '../errors.js';
 import { requireScope } from '../middleware.js';
@@ -18,7 +19,23 @@ export const timeBound = z.string().max(64).refine((v) => {
 
 /** Category filter values: the taxonomy's three, and `unknown` for a diagnosis without one. */
 export const CATEGORY_FILTERS = ['infra', 'user', 'outcome', 'unknown'] as const;
-export const PAGE_LIMIT_MAX = 500;
+export { PAGE_LIMIT_MAX };
+
+/**
+ * A whole number in `min..max` as people write it in a URL: decimal digits only, no sign, leading zero,
+ * hex (`0x10`), exponent (`1e2`), fraction (`16.0`) or blank, which z.coerce.number() (Number()) all took.
+ */
+export function decimalInteger(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^(?:0|[1-9][0-9]{0,14})$/, 'a whole number in decimal digits')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .openapi({ type: 'integer', minimum: min, maximum: max });
+}
+
+/** `limit`: the page size, 1..PAGE_LIMIT_MAX (archive/failure-index.ts); failures and groups alike. */
+export const pageLimitParam = decimalInteger(1, PAGE_LIMIT_MAX);
 
 export const query = z.object({
   class: z.string().max(64).optional(),
@@ -26,7 +43,7 @@ export const query = z.object({
   runId: z.string().max(200).optional(),
   since: timeBound.optional(),
   until: timeBound.optional(),
-  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).optional(),
+  limit: pageLimitParam.optional(),
   cursor: z.string().max(200).optional(),
 }).catchall(z.string().max(500)); // label.<k>=<v>
 

@@ -12,7 +12,7 @@ export const query = z.strictObject({
   class: z.string().max(64).optional(),
   category: failuresQuery.shape.category,
   since: failuresQuery.shape.since,
-  limit: z.coerce.number().int().min(1).max(500).optional(),
+  limit: failuresQuery.shape.limit,
   cursor: z.string().max(200).optional(),
 });
 
