@@ -36,9 +36,11 @@ const FAMILIES: Record<string, string[]> = {
   k8s: ['k8sRules'],
   nccl: ['ncclRules'],
   network: ['networkRules'],
+  outcome: ['outcomeRules'],
   ray: ['rayRules'],
   stall: ['logStallRules'],
   usercode: ['userCodeRules'],
+  validation: ['validationRules'],
   verifier: ['verifierRules'],
 };
 

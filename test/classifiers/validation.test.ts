@@ -123,6 +123,12 @@ describe("a settings check's message from installed code or with no frames (conf
     ['an enum setting with an unknown name', "ValueError: 'epochs' is not a valid IntervalStrategy"],
     // LLaMA-Factory's hparams checks.
     ['LLaMA-Factory method check', 'ValueError: Quantization is only compatible with the LoRA method.'],
+    // Lightning's accelerator connector (trainer/connectors/accelerator_connector.py), its own exception type.
+    ['Lightning conflicting settings', 'lightning.fabric.utilities.exceptions.MisconfigurationException: precision set through both strategy class and plugins, choose one'],
+    ['Lightning invalid strategy name', "ValueError: You selected an invalid strategy name: `strategy='dpp'`. It must be either a string or an instance of `lightning.pytorch.strategies.Strategy`. Example choices: auto, ddp, ddp_spawn, deepspeed, ..."],
+    ['Lightning strategy unsupported on the accelerator', 'ValueError: You set `strategy=ddp` but strategies from the DDP family are not supported on the MPS accelerator. Either explicitly set `accelerator=\'cpu\'` or change the strategy.'],
+    // TRL GRPOTrainer's parallelism check.
+    ['TRL unsupported parallelism', 'NotImplementedError: GRPOTrainer does not support sequence-dim parallelism (`parallelism_config.cp_size > 1` or `parallelism_config.sp_size > 1`) yet.'],
   ])('%s is config.error', (_name, log) => {
     const d = classifyText(log);
     expect(d.class).toBe('config.error');
@@ -179,6 +185,16 @@ describe('what stays a bug in the run\'s code', () => {
       'ValueError: expected 4D input (got 3D input)',
     );
     expect(classifyText(bn).class).toBe('user.code_error');
+  });
+
+  it("a library raising about a Python object the code misused is user.code_error, whatever the wording", () => {
+    const lib = tb(
+      '  File "/workspace/proj/train.py", line 30, in main',
+      '    collate(batch)',
+      `  File "${SP}/torch/utils/data/_utils/collate.py", line 171, in collate`,
+      "TypeError: 'NoneType' object does not support item assignment",
+    );
+    expect(classifyText(lib).class).toBe('user.code_error');
   });
 
   it('a quoted check (the source line under a frame, a handler) is not the check failing', () => {

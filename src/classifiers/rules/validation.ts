@@ -39,7 +39,7 @@ export function isValidationSite(path: string, fn: string | null): boolean {
 }
 
 /** The exception types these checks raise, as the exception line names them (module-qualified or not, after a launcher's rank prefix). */
-const CHECK_EXCEPTION = String.raw`(?:^|[\s:(\]>|])(?:[A-Za-z_]\w{0,40}\.){0,6}(?:ValueError|AssertionError|RuntimeError|NotImplementedError|TypeError|[A-Z]\w{0,40}Config(?:uration)?Error|ConfigurationError|UsageError): `;
+const CHECK_EXCEPTION = String.raw`(?:^|[\s:(\]>|])(?:[A-Za-z_]\w{0,40}\.){0,6}(?:ValueError|AssertionError|RuntimeError|NotImplementedError|TypeError|MisconfigurationException|[A-Z]\w{0,40}Config(?:uration)?Error|ConfigurationError|UsageError): `;
 
 /**
  * The message templates of settings checks, each read in its producers' source (the source is named
@@ -57,11 +57,15 @@ export const VALIDATION_TEMPLATES = {
   // exclusive", "cannot be used together").
   // LLaMA-Factory hparams/parser.py ("Adapter is only valid for the LoRA method", "Quantization is only
   // compatible with the LoRA method").
-  exclusive: /\bis only (?:valid|compatible) (?:for|with|when|in)\b|\bcan ?not be (?:both )?(?:used|set|configured|enabled|specified|passed|provided)(?: together| at the same time| simultaneously)|\bare mutually exclusive\b|\bAt most one of \S{1,80} and \S{1,80} can be\b|\b[Oo]nly one of .{1,120}? (?:can|should|must) be (?:set|specified|provided|passed|used|True|enabled)\b|\bis incompatible with\b/,
+  // Lightning trainer/connectors/accelerator_connector.py ("accelerator set through both strategy class and
+  // accelerator flag, choose one", "… but this is not allowed. Choose one or the other.").
+  exclusive: /\bis only (?:valid|compatible) (?:for|with|when|in)\b|\b[Cc]hoose one(?: or the other)?\b|\bcan ?not be (?:both )?(?:used|set|configured|enabled|specified|passed|provided)(?: together| at the same time| simultaneously)|\bare mutually exclusive\b|\bAt most one of \S{1,80} and \S{1,80} can be\b|\b[Oo]nly one of .{1,120}? (?:can|should|must) be (?:set|specified|provided|passed|used|True|enabled)\b|\bis incompatible with\b/,
   // A value outside its allowed set: vLLM ("Unknown quantization method … Must be one of"), TRL
   // ("Possible values are 'token' and 'sequence'"), Python's enum.py ("'x' is not a valid IntervalStrategy",
   // how TrainingArguments.__post_init__ rejects a strategy or optimizer name).
-  choice: /\b(?:[Mm]ust|[Ss]hould) be (?:one of|either|in) [\[('"`{]|\b(?:Possible|Available|Supported|Valid|Allowed) (?:values|options|choices) (?:are|is)\b|'[^']{0,120}' is not a valid [A-Z]\w{0,60}$/,
+  // Lightning ("You selected an invalid strategy name: `strategy='dp'`", "`Trainer(devices=0)` value is not a
+  // valid input using cuda accelerator").
+  choice: /\b(?:[Mm]ust|[Ss]hould) be (?:one of|either|in) [\[('"`{]|\b(?:selected|passed|provided|specified|gave|set) an invalid\b|\bis not a valid (?:input|value|option|choice|name)\b|\b(?:Possible|Available|Supported|Valid|Allowed) (?:values|options|choices) (?:are|is)\b|'[^']{0,120}' is not a valid [A-Z]\w{0,60}$/,
   // The hardware a setting needs: flash-attn ("FlashAttention only supports Ampere GPUs or newer"),
   // transformers training_args.py ("Your setup doesn't support bf16/gpu", "--tf32 requires Ampere or a
   // newer GPU arch"). The user asked for a precision or kernel the GPU does not have: a setting to change
@@ -70,6 +74,10 @@ export const VALIDATION_TEMPLATES = {
   // vLLM's input and engine checks against max_model_len ("Prompt length of N is longer than the maximum
   // model length of M", "The decoder prompt (length N) is longer than the maximum model length").
   modelLength: /\bis longer than the maximum model length\b/,
+  // A feature the chosen settings do not support: vLLM arg_utils ("… is not supported by the V1 Engine"), TRL
+  // ("GRPOTrainer does not support sequence-dim parallelism … yet"), Lightning ("strategies from the DDP
+  // family are not supported on the MPS accelerator"). Only with what it is not supported with / by / on.
+  unsupported: /\b(?:is|are) not (?:yet |currently )?supported (?:with|by|on|when|in combination with|together with|for (?:this|the current|multi|distributed|[\w-]{1,40} (?:models?|engine|backend|strategy|mode|accelerator|quantization|attention)))\b|\bdoes(?: not|n't) (?:yet |currently )?support (?:the |this |multi|distributed |sequence|tensor|pipeline|context|quantiz|LoRA|FSDP|DeepSpeed|bf16|fp16|fp8)/,
   // Bounds on a setting: verl fsdp_workers ("ppo_mini_batch_size 0 should be larger than 0 after
   // normalization"), transformers ("must be an integer bigger than 0"), TRL ("must be less than").
   // DeepSpeed runtime/config.py _batch_assertion ("Micro batch size per gpu: 0 has to be greater than 0").
@@ -105,6 +113,7 @@ export const validationRules = defineRules([
     id: 'config.validation_message',
     class: 'config.error',
     patterns: Object.values(VALIDATION_TEMPLATES).map(templateRe),
+    // (A Python object lacking an operation is the code's own doing, whoever raised it.)
     unless: [...NOT_RAISED, /\bobject does not support\b|\bobject is not (?:subscriptable|callable|iterable)\b/],
     raisedIn: 'not-own',
     strength: 44,
