@@ -6,44 +6,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isFailureClass } from '../../src/classifiers/index.js';
 import { RULES } from '../../src/classifiers/rules/index.js';
-import { classifyText } from './helpers.js';
-
-interface Row {
-  section: string;
-  upstream: string;
-  cls: string;
-  rule: string;
-  text: string;
-}
-
-/** The code spans of a table cell, in order: `x` or ``x with `ticks` ``. */
-function codeSpans(cell: string): string[] {
-  const out: string[] = [];
-  const re = /(`+)(.+?)\1(?!`)/g;
-  for (const m of cell.matchAll(re)) {
-    let s = m[2]!;
-    // CommonMark strips one space on each side of a span that starts and ends with one.
-    if (m[1]!.length > 1 && s.startsWith(' ') && s.endsWith(' ')) s = s.slice(1, -1);
-    else if (m[1]!.length > 1 && s.startsWith(' ')) s = s.slice(1);
-    else if (m[1]!.length > 1 && s.endsWith(' ')) s = s.slice(0, -1);
-    out.push(s.replace(/\\\|/g, '|'));
-  }
-  return out;
-}
-
-export function coverageRows(markdown: string): Row[] {
-  const rows: Row[] = [];
-  let section = '';
-  for (const line of markdown.split('\n')) {
-    if (line.startsWith('## ')) section = line.slice(3).trim();
-    if (!line.startsWith('| ') || line.startsWith('| upstream') || line.startsWith('|---')) continue;
-    const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
-    if (cells.length !== 4) throw new Error(`docs/rules.md: a row needs 4 cells: ${line.slice(0, 120)}`);
-    const [upstream, cls, rule, test] = cells as [string, string, string, string];
-    rows.push({ section, upstream, cls, rule, text: test.split('<br>').map((piece) => codeSpans(piece).join('')).join('\n') });
-  }
-  return rows;
-}
+import { classifyText, coverageRows } from './helpers.js';
 
 const rows = coverageRows(readFileSync(resolve(__dirname, '../../docs/rules.md'), 'utf8'));
 const ruleIds = new Set<string>(RULES.map((r) => r.id));

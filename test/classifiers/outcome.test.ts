@@ -1,10 +1,12 @@
 // Outcomes from the harnesses' own templates in plain logs (rules/outcome.ts), and the outcome guard
 // (resolve.ts guardOutcome): an infrastructure or user failure anywhere in the bundle is the verdict,
 // never the outcome beside it, whatever the strengths.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/classifiers/engine.js';
-import { categoryOf } from '../../src/classifiers/taxonomy.js';
-import { classifyFiles, classifyText } from './helpers.js';
+import { categoryOf, isFailureClass, type FailureClass } from '../../src/classifiers/taxonomy.js';
+import { classifyFiles, classifyText, coverageRows } from './helpers.js';
 
 // Each producer's own template, worded as its source formats it (rules/outcome.ts names the files).
 const BUDGETS: Record<string, string> = {
@@ -164,5 +166,28 @@ describe('outcome guard: any failure signal in the bundle wins over an outcome',
     // SWE-bench's evaluation logs its own templates as WARNING/ERROR lines: "failed … timed out" is the budget.
     const d = classifyText(`Instance django__django-12663 - 2026-01-20 21:56:40,853 - WARNING - [child] Instance django__django-12663 failed (attempt 2/3): ${BUDGETS['OpenHands SDK remote conversation']}\n`);
     expect(d.class).toBe('outcome.agent_timeout');
+  });
+});
+
+describe('outcome guard over every failure wording of the coverage table', () => {
+  // Every docs/rules.md row whose line is an infra or user failure, beside each outcome template, before and
+  // after it: the verdict is never an outcome (the row's own class is checked by coverage.test.ts).
+  const failures = coverageRows(readFileSync(resolve(__dirname, '../../docs/rules.md'), 'utf8')).filter((r) => isFailureClass(r.cls) && ['infra', 'user'].includes(categoryOf(r.cls as FailureClass) ?? ''));
+  // A row whose wording counts only as the log's last line (a stall seen from the tail) says nothing once
+  // the log goes on past it; with the outcome after it, that row is left out (it is tested before it).
+  const endOnly = new Set(failures.filter((r) => classifyText(`${r.text}\nstep 1 done\n`).class !== r.cls).map((r) => r.upstream));
+  it("has the table's failure rows, few of them meaningful only as the log's end", () => {
+    expect(failures.length).toBeGreaterThan(300);
+    expect(endOnly.size).toBeLessThan(failures.length / 10);
+  });
+  it.each(Object.entries(OUTCOMES))('no failure row is an outcome beside %s', (_o, outcome) => {
+    const called: string[] = [];
+    for (const r of failures) {
+      for (const text of [...(endOnly.has(r.upstream) ? [] : [`${r.text}\n${outcome}\n`]), `${outcome}\n${r.text}\n`]) {
+        const d = classifyText(text);
+        if (d.category === 'outcome') called.push(`${r.upstream} → ${d.class}`);
+      }
+    }
+    expect(called).toEqual([]);
   });
 });
