@@ -229,6 +229,20 @@ export const SYMPTOMS: SymptomMechanism[] = [
     consequence: 'The connection errors (reset, broken pipe, server disconnected) are its consequence: the process on the other end died, and its peers saw the connection drop.',
   },
   {
+    // A client refused by a server that is not listening: the server's process ended (or never came up)
+    // on a failure the same bundle shows first. CPython/urllib3/httpx/aiohttp and Go word the refusal
+    // (ECONNREFUSED); the server's own failure before it is the cause.
+    id: 'peer-not-listening',
+    source: 'ECONNREFUSED as CPython (ConnectionRefusedError "[Errno 111] Connection refused"), urllib3 ("Failed to establish a new connection"), httpx/httpcore (ConnectError), aiohttp (ClientConnectorError "Cannot connect to host"), Go net ("connect: connection refused") word it',
+    symptomRules: ['network.connection', 'network.max_retries'],
+    wording: [/[Cc]onnection refused|\bECONNREFUSED\b|ConnectionRefusedError|Failed to establish a new connection|\bhttpx\.ConnectError\b|Cannot connect to host \S/],
+    causes: [
+      { classes: PROCESS_ENDERS, order: 'not-after' },
+      { classes: ['host.killed', 'user.code_error', 'config.error', 'sandbox.failure'], order: 'before', minStrength: 20 },
+    ],
+    consequence: 'The refused connections are its consequence: the server that failed was no longer (or never) listening.',
+  },
+  {
     id: 'peer-exited',
     source: 'NCCL ncclRemoteError ("remote process exited or there was a network error"), socket.cc "Connection closed by remote peer"; PyTorch ProcessGroupNCCL raises it on the surviving ranks',
     symptomClasses: ['nccl.error'],

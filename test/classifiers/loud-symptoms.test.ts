@@ -254,3 +254,26 @@ describe("an exception raised inside an infra producer's own frames is that prod
     expect(classifyText("AssertionError: expected a list, got <Response [200]>\n").class).toBe('user.code_error');
   });
 });
+
+describe('a client refused by a server that had already failed is that failure', () => {
+  // One script's log: the server started in the background crashes on its own exception, then the
+  // client it started next is refused (urllib3's NewConnectionError, as requests raises it).
+  const server = [
+    'INFO:     Started server process [4711]',
+    'Traceback (most recent call last):',
+    '  File "/srv/app/server.py", line 41, in load_routes',
+    '    handler = ROUTES[name]',
+    "KeyError: 'generate'",
+  ];
+  const client = ["requests.exceptions.ConnectionError: HTTPConnectionPool(host='127.0.0.1', port=8000): Max retries exceeded with url: /generate (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f>: Failed to establish a new connection: [Errno 111] Connection refused'))"];
+
+  it('the server crashed first: the refusals are its consequence', () => {
+    const d = classifyText([...server, ...client].join('\n'));
+    expect(d.class).toBe('user.code_error');
+    expect(d.hint).toMatch(/no longer \(or never\) listening/);
+  });
+
+  it('refused before the server failed: the refusal stands', () => {
+    expect(classifyText([...client, ...server].join('\n')).class).toBe('network.error');
+  });
+});
