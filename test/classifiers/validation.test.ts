@@ -93,6 +93,8 @@ describe('a settings check raised where the producer validates its settings (con
   });
 
   it('knows the sites by the producers\' naming, and not a library\'s input checks', () => {
+    expect(isValidationSite(`${SP}/transformers/generation/configuration_utils.py`, 'validate')).toBe(true);
+    expect(isValidationSite(`${SP}/llamafactory/hparams/parser.py`, 'get_train_args')).toBe(true);
     expect(isValidationSite(`${SP}/vllm/config.py`, '_verify_args')).toBe(true);
     expect(isValidationSite(`${SP}/vllm/config/parallel.py`, '__post_init__')).toBe(true);
     expect(isValidationSite(`${SP}/vllm/engine/arg_utils.py`, '_check_feature_supported')).toBe(true);
@@ -124,7 +126,6 @@ describe("a settings check's message from installed code or with no frames (conf
     // LLaMA-Factory's hparams checks.
     ['LLaMA-Factory method check', 'ValueError: Quantization is only compatible with the LoRA method.'],
     // Lightning's accelerator connector (trainer/connectors/accelerator_connector.py), its own exception type.
-    ['Lightning conflicting settings', 'lightning.fabric.utilities.exceptions.MisconfigurationException: precision set through both strategy class and plugins, choose one'],
     ['Lightning invalid strategy name', "ValueError: You selected an invalid strategy name: `strategy='dpp'`. It must be either a string or an instance of `lightning.pytorch.strategies.Strategy`. Example choices: auto, ddp, ddp_spawn, deepspeed, ..."],
     ['Lightning strategy unsupported on the accelerator', 'ValueError: You set `strategy=ddp` but strategies from the DDP family are not supported on the MPS accelerator. Either explicitly set `accelerator=\'cpu\'` or change the strategy.'],
     // TRL GRPOTrainer's parallelism check.
@@ -133,6 +134,17 @@ describe("a settings check's message from installed code or with no frames (conf
     const d = classifyText(log);
     expect(d.class).toBe('config.error');
     expect(d.evidence[0]?.rule).toBe('config.validation_message');
+  });
+
+  it.each([
+    // Lightning's accelerator connector, a setting given twice.
+    ['Lightning MisconfigurationException', 'lightning.fabric.utilities.exceptions.MisconfigurationException: precision set through both strategy class and plugins, choose one'],
+    // DeepSpeed's config readers (runtime/config.py get_checkpoint_tag_validation_mode).
+    ['DeepSpeedConfigError', "deepspeed.runtime.config.DeepSpeedConfigError: Checkpoint config contains invalid tag_validation value of STRICT, expecting one of ['IGNORE', 'WARN', 'FAIL']"],
+  ])('%s: an exception class that says configuration is config.error', (_name, log) => {
+    const d = classifyText(log);
+    expect(d.class).toBe('config.error');
+    expect(d.evidence[0]?.rule).toBe('config.validation_exception');
   });
 
   it('HfArgumentParser.parse_dict refusing keys no dataclass declares is an argument error', () => {

@@ -26,9 +26,10 @@ export const VALIDATION_SITE = {
   // (Also the noun first: pyabsa's `config_check`, `args_validation`.)
   settingsValidator: /^_{0,2}(?:validate|verify|check|sanity_check)(?:_\w*?)?_?(?:args|arguments|argument|config|configs|cfg|settings|options|params|parameters|kwargs)(?:_\w+)?$|^_{0,2}(?:args|arguments|config|cfg|settings|params)_(?:check|checks|validation|verification)$/,
   /** A validator-shaped function: counts inside a settings module. */
-  validator: /^(?:__post_init__|_{0,2}(?:validate|verify|check|assert)(?:_\w+)?|_{0,2}validate\w+|\w+_(?:assertion|check|checks|validation))$/,
+  // (LLaMA-Factory's hparams/parser.py checks inside `get_train_args` / `_parse_train_args` themselves.)
+  validator: /^(?:__post_init__|_{0,2}(?:validate|verify|check|assert)(?:_\w+)?|_{0,2}validate\w+|\w+_(?:assertion|check|checks|validation)|_?(?:get|parse)_\w{0,40}args)$/,
   /** A settings module by its file name or its folder. */
-  settingsModule: /(?:^|[\\/])(?:config|configs|configuration|cfg|settings|arguments|args|arg_utils|training_args|\w+_config|\w+_configs|\w+_args|\w+_arguments|configuration_\w+|config_\w+)\.py$|[\\/](?:config|configs)[\\/][\w.-]{1,80}\.py$/,
+  settingsModule: /(?:^|[\\/])(?:config|configs|configuration|cfg|settings|arguments|args|arg_utils|training_args|\w+_config|\w+_configs|\w+_args|\w+_arguments|configuration_\w+|config_\w+)\.py$|[\\/](?:config|configs|hparams)[\\/][\w.-]{1,80}\.py$/,
 } as const;
 
 /** Whether a traceback frame (its file path and function) is a validation site (VALIDATION_SITE). */
@@ -39,7 +40,7 @@ export function isValidationSite(path: string, fn: string | null): boolean {
 }
 
 /** The exception types these checks raise, as the exception line names them (module-qualified or not, after a launcher's rank prefix). */
-const CHECK_EXCEPTION = String.raw`(?:^|[\s:(\]>|])(?:[A-Za-z_]\w{0,40}\.){0,6}(?:ValueError|AssertionError|RuntimeError|NotImplementedError|TypeError|MisconfigurationException|[A-Z]\w{0,40}Config(?:uration)?Error|ConfigurationError|UsageError): `;
+const CHECK_EXCEPTION = String.raw`(?:^|[\s:(\]>|])(?:[A-Za-z_]\w{0,40}\.){0,6}(?:ValueError|AssertionError|RuntimeError|NotImplementedError|TypeError|MisconfigurationException|(?:[A-Z]\w{0,40})?Config(?:uration)?Error|UsageError): `;
 
 /**
  * The message templates of settings checks, each read in its producers' source (the source is named
@@ -81,7 +82,8 @@ export const VALIDATION_TEMPLATES = {
   // Bounds on a setting: verl fsdp_workers ("ppo_mini_batch_size 0 should be larger than 0 after
   // normalization"), transformers ("must be an integer bigger than 0"), TRL ("must be less than").
   // DeepSpeed runtime/config.py _batch_assertion ("Micro batch size per gpu: 0 has to be greater than 0").
-  bound: /\b(?:must|should|has to) be (?:greater|larger|bigger|less|smaller|higher|lower|no (?:smaller|larger|greater|less)) than\b|\b(?:must|should) be (?:a )?(?:positive|non-negative|nonnegative|non-zero|an integer)\b|\b(?:must|should) be (?:>|>=|<|<=) ?-?\d/,
+  // transformers GenerationConfig.validate ("`temperature` (=0.0) has to be a strictly positive float").
+  bound: /\b(?:must|should|has to) be (?:greater|larger|bigger|less|smaller|higher|lower|no (?:smaller|larger|greater|less)) than\b|\b(?:must|should|has to) be (?:a )?(?:strictly )?(?:positive|non-negative|nonnegative|non-zero|an integer)\b|\b(?:must|should) be (?:>|>=|<|<=) ?-?\d/,
   // A setting that another one needs: transformers ("requires either non-zero --eval_steps or
   // --logging_steps", "--load_best_model_at_end requires the save and eval strategy to match"), TRL
   // ("must be set when `vllm_importance_sampling_mode` is"). A message that names a command-line flag
@@ -107,6 +109,20 @@ export const validationRules = defineRules([
     sections: RUN_LOG_ONLY,
     why: "a framework's configuration or argument check rejected the settings (the exception was raised in its validation code)",
     hint: "A framework's own argument/config check rejected the run's settings before or while it started: the message names the setting; change the config or command line (its innermost frame is the check, the frames above it show which config object was built).",
+  },
+  {
+    // 3. An exception class that says it is about configuration: DeepSpeed's DeepSpeedConfigError and
+    // ElasticityConfigError (runtime/config.py, elasticity/config.py), torchtune's ConfigError
+    // (config/_errors.py), Lightning's MisconfigurationException (fabric/utilities/exceptions.py: "used to
+    // inform users of misuse with Lightning"). OmegaConf's Config*Error classes are config.omegaconf's.
+    id: 'config.validation_exception',
+    class: 'config.error',
+    patterns: [/(?:^|[\s:(\]>|])(?:[A-Za-z_]\w{0,40}\.){0,6}(?:[A-Z]\w{0,40})?(?:Config|Configuration)Error(?::\s|:$|$)|\bMisconfigurationException(?::\s|:$|$)/],
+    unless: NOT_RAISED,
+    strength: 46,
+    sections: RUN_LOG_ONLY,
+    why: 'a framework raised its configuration-error exception: the settings were rejected',
+    hint: "The framework rejected the run's configuration (its own configuration-error exception): the message names the setting; fix the config file or command line.",
   },
   {
     // 2. The message is a settings check's, and the run's own code did not raise it.
