@@ -277,3 +277,31 @@ describe('a client refused by a server that had already failed is that failure',
     expect(classifyText([...client, ...server].join('\n')).class).toBe('network.error');
   });
 });
+
+describe("the Kubernetes API server's answer is classed by its Status reason, not as a gateway's status", () => {
+  const apiException = (code: number, phrase: string, body: string): string =>
+    [
+      'Traceback (most recent call last):',
+      '  File "/usr/local/lib/python3.11/site-packages/kubernetes/client/rest.py", line 244, in request',
+      '    raise ApiException(http_resp=r)',
+      `kubernetes.client.exceptions.ApiException: (${code})`,
+      `Reason: ${phrase}`,
+      'HTTP response headers: HTTPHeaderDict({"Audit-Id": "9c1e", "Content-Type": "application/json"})',
+      `HTTP response body: ${body}`,
+    ].join('\n');
+
+  it("the platform failing (InternalError, 5xx) is sandbox.failure, a rejected request (RBAC Forbidden) config.error", () => {
+    const internal = classifyText(apiException(500, 'Internal Server Error', '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Internal error occurred: failed calling webhook \\"pod-policy.example.com\\"","reason":"InternalError","code":500}'));
+    expect(internal.class).toBe('sandbox.failure');
+    expect(internal.evidence[0]!.rule).toBe('k8s.api_status');
+    const forbidden = classifyText(apiException(403, 'Forbidden', '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"pods is forbidden: User \\"system:serviceaccount:eval:default\\" cannot create resource \\"pods\\" in API group \\"\\" in the namespace \\"eval\\"","reason":"Forbidden","details":{"kind":"pods"},"code":403}'));
+    expect(forbidden.class).toBe('config.error');
+  });
+
+  it("kubectl's rendering of the same Status", () => {
+    expect(classifyText('Error from server (InternalError): Internal error occurred: failed calling webhook "pod-policy.example.com": context deadline exceeded\n').class).toBe('sandbox.failure');
+    expect(classifyText('Error from server (Forbidden): pods "sandbox-7" is forbidden: User "system:serviceaccount:eval:runner" cannot get resource "pods/exec" in API group "" in the namespace "eval"\n').class).toBe('config.error');
+    // AlreadyExists names no failure of either kind on its own.
+    expect(classifyText('Error from server (AlreadyExists): pods "sandbox-7" already exists\n').class).toBe('unknown');
+  });
+});

@@ -1,6 +1,6 @@
 // Pods and sandboxes that never start, get evicted or vanish (Kubernetes, Docker, OpenHands/Harbor
 // sandboxes). Evictions for memory or disk belong to host.oom / disk.full, whose rules are stronger.
-import { defineRules } from '../rule.js';
+import { defineRules, type Extracted } from '../rule.js';
 
 /** An eviction whose message names memory or ephemeral storage belongs to host.oom / disk.full. */
 export const EVICTED_FOR_RESOURCE = /ephemeral-storage|low on resource: memory/;
@@ -16,7 +16,47 @@ export const RESTART_BACKOFF_WORDING: readonly RegExp[] = [
   /\bBackoffLimitExceeded\b|Job has reached the specified backoff limit/,
 ];
 
+/**
+ * The kube-apiserver's answer, by its metav1.Status reason (apimachinery pkg/apis/meta/v1/types.go
+ * StatusReason) or HTTP code: the cluster platform failing (InternalError, ServiceUnavailable, Timeout,
+ * ServerTimeout, TooManyRequests; 5xx, 429) is the sandbox's platform; a request it rejects
+ * (Forbidden/Unauthorized: RBAC or credentials of the harness's service account; Invalid/BadRequest: a
+ * Pod spec it will not take) is configuration. NotFound is k8s.pod_gone's when it is a Pod; others
+ * (AlreadyExists, Conflict, NotFound of anything else) say nothing here.
+ */
+const K8S_PLATFORM_REASON = /^(?:InternalError|ServiceUnavailable|Timeout|ServerTimeout|TooManyRequests)$/;
+const K8S_REJECTED_REASON = /^(?:Forbidden|Unauthorized|Invalid|BadRequest|RequestEntityTooLarge|MethodNotAllowed|UnsupportedMediaType|NotAcceptable)$/;
+function k8sStatusExtract(_line: string, m: RegExpExecArray): Extracted {
+  const reason = m[1];
+  const code = m[2] !== undefined ? Number(m[2]) : undefined;
+  if ((reason && K8S_PLATFORM_REASON.test(reason)) || (code !== undefined && (code >= 500 || code === 429))) return code !== undefined ? { httpStatus: code } : {};
+  if ((reason && K8S_REJECTED_REASON.test(reason)) || (code !== undefined && [400, 401, 403, 405, 413, 415, 422].includes(code)))
+    return { ...(code !== undefined ? { httpStatus: code } : {}), classOverride: 'config.error', hint: "The Kubernetes API rejected the harness's request: Forbidden/Unauthorized is RBAC or credentials (give the service account the Role it needs: `kubectl auth can-i create pods --as=system:serviceaccount:<ns>:<sa>`), Invalid/BadRequest a Pod spec the cluster will not take (the message names the field)." };
+  return { classOverride: null };
+}
+
 export const k8sRules = defineRules([
+  {
+    // Who answered: the kube-apiserver, as kubectl renders its Status (kubectl/pkg/cmd/util helpers.go
+    // StandardErrorMessage: "Error from server (<Reason>): <message>") and as the Python client raises it
+    // (kubernetes/client/exceptions.py ApiException.__str__: "(<status>)\nReason: <phrase>", then the
+    // Status body {"kind":"Status","apiVersion":"v1",…,"code":N}). Classed by the reason (above), not as an
+    // LLM gateway's status.
+    id: 'k8s.api_status',
+    class: 'sandbox.failure',
+    patterns: [
+      /Error from server \((\w{3,40})\): /,
+      /\bkubernetes(?:_asyncio)?\.client\.(?:exceptions|rest)\.ApiException: \(()(\d{3})\)/,
+      /"kind":\s?"Status",\s?"apiVersion":\s?"v1".{0,2000}?"reason":\s?"(\w{3,40})"/,
+      /"kind":\s?"Status",\s?"apiVersion":\s?"v1".{0,2000}?()"code":\s?(\d{3})\b/,
+    ],
+    // A Pod that is not found is k8s.pod_gone's (stronger), the kubelet unreachable is answerer.ts's.
+    unless: [/Error from server \(NotFound\): pods /, /error dialing backend/],
+    strength: 62,
+    extract: k8sStatusExtract,
+    why: 'the Kubernetes API server answered an error: the cluster platform failing, or a request it rejected',
+    hint: "The Kubernetes API server failed the harness's request (internal error, unavailable, timed out, throttled): the cluster's control plane or an admission webhook is failing, so no sandbox Pod could be created or reached. `kubectl get --raw /readyz?verbose` and the apiserver/webhook logs say which.",
+  },
   {
     id: 'k8s.image_pull',
     class: 'sandbox.failure',
