@@ -109,6 +109,23 @@ describe('a settings check raised where the producer validates its settings (con
   });
 });
 
+it("vLLM SchedulerConfig.verify_max_model_len (config/scheduler.py) is a validation site", () => {
+  const log = tb(
+    `  File "${SP}/vllm/engine/arg_utils.py", line 1402, in create_engine_config`,
+    '    scheduler_config = SchedulerConfig(',
+    `  File "${SP}/vllm/config/scheduler.py", line 190, in __post_init__`,
+    '    self.verify_max_model_len(max_model_len)',
+    `  File "${SP}/vllm/config/scheduler.py", line 205, in verify_max_model_len`,
+    '    raise ValueError(',
+    'ValueError: max_num_batched_tokens (2048) is smaller than max_model_len (32768). This effectively limits the maximum sequence length to max_num_batched_tokens and makes vLLM reject longer sequences. Please increase max_num_batched_tokens or decrease max_model_len.',
+  );
+  const d = classifyText(log);
+  expect(d.class).toBe('config.error');
+  expect(d.evidence[0]?.rule).toBe('config.validation_site');
+  // Its message is a check's template too, without the frames.
+  expect(classifyText(log.split('\n').at(-1)!).evidence[0]?.rule).toBe('config.validation_message');
+});
+
 describe("a settings check's message from installed code or with no frames (config.validation_message)", () => {
   it.each([
     ['verl worker batch normalisation (library frame)', verlWorker],
@@ -128,6 +145,9 @@ describe("a settings check's message from installed code or with no frames (conf
     // Lightning's accelerator connector (trainer/connectors/accelerator_connector.py), its own exception type.
     ['Lightning invalid strategy name', "ValueError: You selected an invalid strategy name: `strategy='dpp'`. It must be either a string or an instance of `lightning.pytorch.strategies.Strategy`. Example choices: auto, ddp, ddp_spawn, deepspeed, ..."],
     ['Lightning strategy unsupported on the accelerator', 'ValueError: You set `strategy=ddp` but strategies from the DDP family are not supported on the MPS accelerator. Either explicitly set `accelerator=\'cpu\'` or change the strategy.'],
+    // vLLM's ParallelConfig.__post_init__ as an engine process prints it without frames.
+    ['vLLM more GPUs than the node has', '(EngineCore_DP0 pid=311) ValueError: World size (8) is larger than the number of available GPUs (4) in this node. If this is intentional and you are using:'],
+    ['vLLM option only with another', 'ValueError: Elastic EP is only supported with enable_eplb=True.'],
     // TRL GRPOTrainer's parallelism check.
     ['TRL unsupported parallelism', 'NotImplementedError: GRPOTrainer does not support sequence-dim parallelism (`parallelism_config.cp_size > 1` or `parallelism_config.sp_size > 1`) yet.'],
   ])('%s is config.error', (_name, log) => {

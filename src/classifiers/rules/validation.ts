@@ -60,7 +60,8 @@ export const VALIDATION_TEMPLATES = {
   // compatible with the LoRA method").
   // Lightning trainer/connectors/accelerator_connector.py ("accelerator set through both strategy class and
   // accelerator flag, choose one", "… but this is not allowed. Choose one or the other.").
-  exclusive: /\bis only (?:valid|compatible) (?:for|with|when|in)\b|\b[Cc]hoose one(?: or the other)?\b|\bcan ?not be (?:both )?(?:used|set|configured|enabled|specified|passed|provided)(?: together| at the same time| simultaneously)|\bare mutually exclusive\b|\bAt most one of \S{1,80} and \S{1,80} can be\b|\b[Oo]nly one of .{1,120}? (?:can|should|must) be (?:set|specified|provided|passed|used|True|enabled)\b|\bis incompatible with\b/,
+  // vLLM config/parallel.py ("Elastic EP is only supported with enable_eplb=True.").
+  exclusive: /\bis only (?:valid|compatible|supported) (?:for|with|when|in)\b|\b[Cc]hoose one(?: or the other)?\b|\bcan ?not be (?:both )?(?:used|set|configured|enabled|specified|passed|provided)(?: together| at the same time| simultaneously)|\bare mutually exclusive\b|\bAt most one of \S{1,80} and \S{1,80} can be\b|\b[Oo]nly one of .{1,120}? (?:can|should|must) be (?:set|specified|provided|passed|used|True|enabled)\b|\bis incompatible with\b/,
   // A value outside its allowed set: vLLM ("Unknown quantization method … Must be one of"), TRL
   // ("Possible values are 'token' and 'sequence'"), Python's enum.py ("'x' is not a valid IntervalStrategy",
   // how TrainingArguments.__post_init__ rejects a strategy or optimizer name).
@@ -75,6 +76,9 @@ export const VALIDATION_TEMPLATES = {
   // vLLM's input and engine checks against max_model_len ("Prompt length of N is longer than the maximum
   // model length of M", "The decoder prompt (length N) is longer than the maximum model length").
   modelLength: /\bis longer than the maximum model length\b/,
+  // More GPUs asked for than the node has: vLLM config/parallel.py ("World size (8) is larger than the number of
+  // available GPUs (4) in this node").
+  gpuCount: /\b(?:is (?:larger|greater|bigger) than|exceeds) the number of (?:available |visible )?(?:GPUs|devices|CUDA devices)\b/,
   // A feature the chosen settings do not support: vLLM arg_utils ("… is not supported by the V1 Engine"), TRL
   // ("GRPOTrainer does not support sequence-dim parallelism … yet"), Lightning ("strategies from the DDP
   // family are not supported on the MPS accelerator"). Only with what it is not supported with / by / on.
@@ -83,7 +87,9 @@ export const VALIDATION_TEMPLATES = {
   // normalization"), transformers ("must be an integer bigger than 0"), TRL ("must be less than").
   // DeepSpeed runtime/config.py _batch_assertion ("Micro batch size per gpu: 0 has to be greater than 0").
   // transformers GenerationConfig.validate ("`temperature` (=0.0) has to be a strictly positive float").
-  bound: /\b(?:must|should|has to) be (?:greater|larger|bigger|less|smaller|higher|lower|no (?:smaller|larger|greater|less)) than\b|\b(?:must|should|has to) be (?:a )?(?:strictly )?(?:positive|non-negative|nonnegative|non-zero|an integer)\b|\b(?:must|should) be (?:>|>=|<|<=) ?-?\d/,
+  // vLLM config/scheduler.py verify_max_model_len ("max_num_batched_tokens (2048) is smaller than max_model_len
+  // (4096)", "cannot be greater than the max_model_len"), config/parallel.py ("must be in the range [0, 2)").
+  bound: /\b(?:must|should|has to|can ?not|may not) be (?:greater|larger|bigger|less|smaller|higher|lower|no (?:smaller|larger|greater|less)) than\b|\bis (?:smaller|less|larger|greater|bigger) than (?:the )?(?:max|min)\w{0,30}_\w{1,40}\b|\b(?:must|should) be (?:in|within) (?:the )?range\b|\b(?:must|should|has to) be (?:a )?(?:strictly )?(?:positive|non-negative|nonnegative|non-zero|an integer)\b|\b(?:must|should) be (?:>|>=|<|<=) ?-?\d/,
   // A setting that another one needs: transformers ("requires either non-zero --eval_steps or
   // --logging_steps", "--load_best_model_at_end requires the save and eval strategy to match"), TRL
   // ("must be set when `vllm_importance_sampling_mode` is"). A message that names a command-line flag
