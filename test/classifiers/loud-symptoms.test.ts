@@ -305,3 +305,31 @@ describe("the Kubernetes API server's answer is classed by its Status reason, no
     expect(classifyText('Error from server (AlreadyExists): pods "sandbox-7" already exists\n').class).toBe('unknown');
   });
 });
+
+describe("two ranks on one GPU in NCCL's newer wording is the launch configuration", () => {
+  it('NCCL ≥ 2.28 "Multiple Ranks are using the same GPU/Partition" under PyTorch\'s invalid-usage error', () => {
+    const log = [
+      '[rank1]:gpu-node-3:4711:4790 [0] init.cc:1057 NCCL WARN Multiple Ranks are using the same GPU/Partition. Set NCCL_MULTI_RANK_GPU_ENABLE=1 to enable this configuration.',
+      '[rank1]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:77, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.28.9',
+      '[rank1]: ncclInvalidUsage: This usually reflects invalid usage of NCCL library.',
+    ].join('\n');
+    const d = classifyText(log);
+    expect(d.class).toBe('config.error');
+    expect(d.hint).toMatch(/same GPU/);
+  });
+});
+
+describe('NCCL starting no network transport at all is the launch configuration', () => {
+  it('"Failed to initialize any NET plugin" (ncclInvalidUsage) after NCCL_NET=IB on a host without HCAs', () => {
+    const log = [
+      'trainer-0:88:120 [0] NCCL INFO NCCL_NET set by environment to IB',
+      'trainer-0:88:120 [0] NCCL INFO NET/IB : No device found.',
+      'trainer-0:88:120 [0] plugin/net.cc:349 NCCL WARN Failed to initialize any NET plugin',
+      'torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.21.5',
+      'ncclInvalidUsage: This usually reflects invalid usage of NCCL library.',
+    ].join('\n');
+    const d = classifyText(log);
+    expect(d.class).toBe('config.error');
+    expect(d.hint).toMatch(/NCCL_NET/);
+  });
+});

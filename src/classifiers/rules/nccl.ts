@@ -181,6 +181,12 @@ export const ncclRules = defineRules([
     class: 'config.error',
     patterns: [
       /Duplicate GPU detected : rank \d+ and rank \d+ both on CUDA device/,
+      // NCCL ≥ 2.28 (src/init.cc initTransportsRank) words the same check without the ranks.
+      /Multiple Ranks are using the same GPU\/Partition\. Set NCCL_MULTI_RANK_GPU_ENABLE=1/,
+      // src/plugin/net.cc ncclNetInit returns ncclInvalidUsage when no network plugin would start: NCCL_NET
+      // names one this host lacks (IB without HCAs, a plugin not installed) or the socket transport found no
+      // interface (NCCL_SOCKET_IFNAME matching nothing).
+      /Failed to initialize any NET plugin/,
       /Bootstrap : no socket interface found|NET\/Socket : (?:no interface found|No usable listening interface found)/,
       /no device found (?:matching|after excluding) .{0,200}verify NCCL_OOB_NET_IFNAME/,
       /Invalid NCCL_COMM_ID, please use format/,
@@ -193,7 +199,9 @@ export const ncclRules = defineRules([
     extract: (line) =>
       /invalid device ordinal/.test(line)
         ? { hint: 'A process asked for a GPU index that does not exist ("invalid device ordinal"): more ranks per node than GPUs visible (--nproc_per_node / --nproc-per-node larger than the devices in CUDA_VISIBLE_DEVICES), or a hard-coded cuda:N / device_ids. Launch as many local ranks as visible GPUs and select the device by LOCAL_RANK.' }
-        : /Duplicate GPU/.test(line)
+        : /Failed to initialize any NET plugin/.test(line)
+        ? { hint: 'NCCL could start none of its network transports: NCCL_NET names one this host does not have (IB without usable HCAs, an external plugin not installed), or the socket transport found no interface (NCCL_SOCKET_IFNAME matching nothing). Unset NCCL_NET or set it to what the host has; check NCCL_SOCKET_IFNAME against `ip addr`.' }
+        : /Duplicate GPU|Multiple Ranks are using the same GPU/.test(line)
         ? { hint: 'Two ranks were placed on the same GPU (NCCL: "Duplicate GPU detected"): the launch configuration is wrong, not NCCL. Give each local rank its own device (torch.cuda.set_device(local_rank) before init_process_group, --nproc-per-node no larger than the GPUs visible, CUDA_VISIBLE_DEVICES per rank).' }
         : {},
     why: 'the launch configuration does not fit the host (two ranks on one GPU, a GPU index that does not exist, a network-interface filter matching nothing, a malformed NCCL_COMM_ID)',
