@@ -148,6 +148,11 @@ describe("a settings check's message from installed code or with no frames (conf
     // vLLM's ParallelConfig.__post_init__ as an engine process prints it without frames.
     ['vLLM more GPUs than the node has', '(EngineCore_DP0 pid=311) ValueError: World size (8) is larger than the number of available GPUs (4) in this node. If this is intentional and you are using:'],
     ['vLLM option only with another', 'ValueError: Elastic EP is only supported with enable_eplb=True.'],
+    // flash-attn's kernel checks, transformers' loader, peft's adapter injection, HF datasets' builder.
+    ['flash-attn head dim on a smaller GPU', '[rank1]: RuntimeError: FlashAttention backward for head dim > 192 requires A100/A800 or H100/H800'],
+    ['transformers ZeRO-3 with an incompatible loading option', 'ValueError: DeepSpeed Zero-3 is not compatible with `low_cpu_mem_usage=True` or with passing a `device_map`.'],
+    ['peft target modules the model lacks', "ValueError: Target modules {'query_key_value'} not found in the base model. Please check the target modules and try again."],
+    ['datasets config name not there', "ValueError: BuilderConfig 'en' not found. Available: ['20220301.de', '20220301.en', '20220301.fr']"],
     // TRL GRPOTrainer's parallelism check.
     ['TRL unsupported parallelism', 'NotImplementedError: GRPOTrainer does not support sequence-dim parallelism (`parallelism_config.cp_size > 1` or `parallelism_config.sp_size > 1`) yet.'],
   ])('%s is config.error', (_name, log) => {
@@ -227,6 +232,12 @@ describe('what stays a bug in the run\'s code', () => {
       "TypeError: 'NoneType' object does not support item assignment",
     );
     expect(classifyText(lib).class).toBe('user.code_error');
+  });
+
+  it("torch's own 'not compatible with' about a tensor stays the shape error it is", () => {
+    const d = classifyText("RuntimeError: view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+    expect(d.class).toBe('user.code_error');
+    expect(d.evidence[0]?.rule).toBe('user.tensor_mismatch');
   });
 
   it('a quoted check (the source line under a frame, a handler) is not the check failing', () => {

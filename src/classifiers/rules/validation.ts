@@ -61,21 +61,29 @@ export const VALIDATION_TEMPLATES = {
   // Lightning trainer/connectors/accelerator_connector.py ("accelerator set through both strategy class and
   // accelerator flag, choose one", "… but this is not allowed. Choose one or the other.").
   // vLLM config/parallel.py ("Elastic EP is only supported with enable_eplb=True.").
-  exclusive: /\bis only (?:valid|compatible|supported) (?:for|with|when|in)\b|\b[Cc]hoose one(?: or the other)?\b|\bcan ?not be (?:both )?(?:used|set|configured|enabled|specified|passed|provided)(?: together| at the same time| simultaneously)|\bare mutually exclusive\b|\bAt most one of \S{1,80} and \S{1,80} can be\b|\b[Oo]nly one of .{1,120}? (?:can|should|must) be (?:set|specified|provided|passed|used|True|enabled)\b|\bis incompatible with\b/,
+  // transformers modeling_utils ("DeepSpeed Zero-3 is not compatible with `low_cpu_mem_usage=True`"), vLLM ("Elastic EP
+  // is not compatible with data_parallel_hybrid_lb"): not compatible with a named setting (a tensor's shape is not).
+  exclusive: /\bis not compatible with (?:`|--|[a-z]\w{0,40}_\w{1,40}|\w{1,40}=)|\bis only (?:valid|compatible|supported) (?:for|with|when|in)\b|\b[Cc]hoose one(?: or the other)?\b|\bcan ?not be (?:both )?(?:used|set|configured|enabled|specified|passed|provided)(?: together| at the same time| simultaneously)|\bare mutually exclusive\b|\bAt most one of \S{1,80} and \S{1,80} can be\b|\b[Oo]nly one of .{1,120}? (?:can|should|must) be (?:set|specified|provided|passed|used|True|enabled)\b|\bis incompatible with\b/,
   // A value outside its allowed set: vLLM ("Unknown quantization method … Must be one of"), TRL
   // ("Possible values are 'token' and 'sequence'"), Python's enum.py ("'x' is not a valid IntervalStrategy",
   // how TrainingArguments.__post_init__ rejects a strategy or optimizer name).
   // Lightning ("You selected an invalid strategy name: `strategy='dp'`", "`Trainer(devices=0)` value is not a
   // valid input using cuda accelerator").
-  choice: /\b(?:[Mm]ust|[Ss]hould) be (?:one of|either|in) [\[('"`{]|\b(?:selected|passed|provided|specified|gave|set) an invalid\b|\bis not a valid (?:input|value|option|choice|name)\b|\b(?:Possible|Available|Supported|Valid|Allowed) (?:values|options|choices) (?:are|is)\b|'[^']{0,120}' is not a valid [A-Z]\w{0,60}$/,
+  // HF datasets builder.py ("BuilderConfig 'en' not found. Available: ['20220301.de', …]").
+  choice: /\b(?:[Mm]ust|[Ss]hould) be (?:one of|either|in) [\[('"`{]|\bnot found\. Available(?: configs| options| names)?: \[|\b(?:selected|passed|provided|specified|gave|set) an invalid\b|\bis not a valid (?:input|value|option|choice|name)\b|\b(?:Possible|Available|Supported|Valid|Allowed) (?:values|options|choices) (?:are|is)\b|'[^']{0,120}' is not a valid [A-Z]\w{0,60}$/,
   // The hardware a setting needs: flash-attn ("FlashAttention only supports Ampere GPUs or newer"),
   // transformers training_args.py ("Your setup doesn't support bf16/gpu", "--tf32 requires Ampere or a
   // newer GPU arch"). The user asked for a precision or kernel the GPU does not have: a setting to change
   // (TAXONOMY: config). vLLM's bf16 check is cuda.ts's arch mismatch.
-  capability: /\bonly supports? (?:Ampere|Hopper|Turing|Volta|Ada|Blackwell|sm_?\d{2}|GPUs? with compute capability)|\b(?:Ampere|Hopper|Turing)(?:\+| or (?:a )?newer| or higher| or later)|\bdoesn't support bf16\b|\bdoes not support bf16\b/,
+  // flash-attn's kernel checks (csrc/flash_attn: "FlashAttention backward for head dim > 192 requires A100/A800 or
+  // H100/H800", "FlashAttention only support fp16 and bf16 data type").
+  capability: /\bonly supports? (?:Ampere|Hopper|Turing|Volta|Ada|Blackwell|sm_?\d{2}|GPUs? with compute capability|fp16|bf16)|\brequires (?:an? )?(?:A100|H100|H800|A800|Ampere|Hopper|sm_?\d{2}|compute capability)\b|\b(?:Ampere|Hopper|Turing)(?:\+| or (?:a )?newer| or higher| or later)|\bdoesn't support bf16\b|\bdoes not support bf16\b/,
   // vLLM's input and engine checks against max_model_len ("Prompt length of N is longer than the maximum
   // model length of M", "The decoder prompt (length N) is longer than the maximum model length").
   modelLength: /\bis longer than the maximum model length\b/,
+  // A setting naming what the model does not have: peft tuners_utils.py inject_adapter ("Target modules {'q_proj'}
+  // not found in the base model. Please check the target modules and try again.").
+  modelParts: /\bnot found in the base model\b/,
   // More GPUs asked for than the node has: vLLM config/parallel.py ("World size (8) is larger than the number of
   // available GPUs (4) in this node").
   gpuCount: /\b(?:is (?:larger|greater|bigger) than|exceeds) the number of (?:available |visible )?(?:GPUs|devices|CUDA devices)\b/,
