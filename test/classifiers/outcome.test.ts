@@ -102,6 +102,16 @@ describe('outcome templates in plain logs', () => {
     expect(classifyText(report)).toMatchObject({ class: 'sandbox.failure', evidence: [expect.objectContaining({ rule: 'swebench.infra_failures_reported' }), expect.anything()] });
   });
 
+  it("pytest: the short-summary header says nothing of the score; FAILED/ERROR lines and the counts line do", () => {
+    // -rA lists PASSED tests under the header too: a session whose summary shows only passes is no 0.
+    const passes = '============================= test session starts ==============================\ncollected 30 items\n\nsklearn/linear_model/tests/test_ridge.py ..........x...................  [100%]\n\n==================================== PASSES ====================================\n=========================== short test summary info ============================\nPASSED sklearn/linear_model/tests/test_ridge.py::test_ridge\n';
+    expect(categoryOf(classifyText(passes).class)).not.toBe('outcome');
+    const collectionError = '=========================== short test summary info ============================\nERROR ../tests/test_outputs.py - AssertionError: Expected the greeting in post-agent.txt\n!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!\n============================== 1 error in 0.51s ===============================\n';
+    expect(classifyText(collectionError).class).toBe('outcome.reward_zero');
+    expect(classifyText('========================= 3 passed, 1 error in 2.01s =========================\n').class).toBe('outcome.reward_zero');
+    expect(classifyText('============================== 3 passed in 2.01s ===============================\n').class).toBe('outcome.scored');
+  });
+
   it("a verifier's output is not where an agent's budget is read", () => {
     expect(classifyText('Task incomplete: Maximum iterations (15) reached.\n', 'verifier/test-stdout.txt').class).not.toBe('outcome.agent_timeout');
   });

@@ -118,7 +118,10 @@ export const harborRules = defineRules([
   {
     id: 'outcome.tests_failed',
     class: 'outcome.reward_zero',
-    patterns: [/"rewards?":\s*(-?\d+(?:\.\d+)?)\b/, /=+ short test summary info =+/, /^FAILED \S{1,300}::/, /=+ (?:\d+ failed|\d+ passed)(?:, \d+ \w+)* in [\d.]+s/, /"is_resolved":\s*false/, /"is_resolved":\s*true/],
+    // Not pytest's "short test summary info" separator: it heads PASSED lines as well (-rA), so it says
+    // nothing about the score; the FAILED / ERROR lines under it and the final counts line do
+    // (_pytest/terminal.py short_test_summary "FAILED path::test - msg", "ERROR path - msg"; summary_stats).
+    patterns: [/"rewards?":\s*(-?\d+(?:\.\d+)?)\b/, /^FAILED \S{1,300}::/, /=+ (?:\d+ failed|\d+ passed|\d+ errors?)(?:, \d+ \w+)* in [\d.]+s/, /^ERROR \S{1,300}\.py(?:::\S{1,200})? - /, /"is_resolved":\s*false/, /"is_resolved":\s*true/],
     strength: 10,
     sections: ['verifier', 'result'],
     extract: (line): Extracted => {
@@ -126,7 +129,7 @@ export const harborRules = defineRules([
       if (reward) return Number(reward[1]) > 0 ? { classOverride: 'outcome.scored', reward: Number(reward[1]) } : { reward: Number(reward[1]) };
       if (/"is_resolved":\s*true/.test(line)) return { classOverride: 'outcome.scored', resolved: true };
       if (/"is_resolved":\s*false/.test(line)) return { resolved: false };
-      const passedOnly = /=+ \d+ passed(?: in|,(?! \d+ failed))/.test(line) && !/failed/.test(line);
+      const passedOnly = /=+ \d+ passed(?: in|,(?! \d+ failed))/.test(line) && !/failed|error/.test(line);
       return passedOnly ? { classOverride: 'outcome.scored' } : {};
     },
     why: 'the verifier ran the tests and scored the trial',
@@ -135,12 +138,12 @@ export const harborRules = defineRules([
   {
     id: 'outcome.pytest_summary',
     class: 'outcome.reward_zero',
-    patterns: [/=+ short test summary info =+/, /^FAILED \S{1,300}::/, /=+ (?:\d+ failed|\d+ passed)(?:, \d+ \w+)* in [\d.]+s/],
+    patterns: [/^FAILED \S{1,300}::/, /=+ (?:\d+ failed|\d+ passed|\d+ errors?)(?:, \d+ \w+)* in [\d.]+s/, /^ERROR \S{1,300}\.py(?:::\S{1,200})? - /],
     // A pytest session summary is graded test output even in a pasted verifier pane without its header.
     // (Numbers such as "reward": 0 in a run's own log are training metrics, so they stay result-only.)
     strength: 10,
     sections: ['log'],
-    extract: (line): Extracted => (/=+ \d+ passed(?: in|,(?! \d+ failed))/.test(line) && !/failed/.test(line) ? { classOverride: 'outcome.scored' } : {}),
+    extract: (line): Extracted => (/=+ \d+ passed(?: in|,(?! \d+ failed))/.test(line) && !/failed|error/.test(line) ? { classOverride: 'outcome.scored' } : {}),
     why: 'a pytest session graded the work and reported failures',
     hint: 'The tests ran and failed: a scored outcome, not an infrastructure failure.',
   },

@@ -11,10 +11,10 @@ import { defineRules, type Extracted } from '../rule.js';
  * row per metric through pytablewriter: `|task|version|filter|n-shot|metric|↑  |value|±  |stderr|` (0.4.3+,
  * the arrow column from HIGHER_IS_BETTER_SYMBOLS), `|task|version|filter|n-shot|metric|value|±  |stderr|`
  * (0.4.0–0.4.2), `|task|version|metric|value|±  |stderr|` (0.3). In every one the Value is the cell right
- * before the `±` cell, which pytablewriter pads to three characters.
+ * before the `±` cell, which pytablewriter pads to three characters. (A paste may indent the table.)
  */
-const LM_EVAL_ZERO_ROW = /^\|.{0,400}\|\s{0,12}-?0(?:\.0{1,8})?\s{0,4}\|±  \|/;
-const LM_EVAL_SCORED_ROW = /^\|.{0,400}\|\s{0,12}-?[0.]{0,12}[1-9][\d.]{0,20}(?:e-?\d{1,3})?\s{0,4}\|±  \|/;
+const LM_EVAL_ZERO_ROW = /^\s{0,8}\|.{0,400}\|\s{0,12}-?0(?:\.0{1,8})?\s{0,4}\|±  \|/;
+const LM_EVAL_SCORED_ROW = /^\s{0,8}\|.{0,400}\|\s{0,12}-?[0.]{0,12}[1-9][\d.]{0,20}(?:e-?\d{1,3})?\s{0,4}\|±  \|/;
 /** A lower-is-better metric (perplexity, bits per byte): its 0 is no failed score. */
 const LOWER_IS_BETTER_ZERO = /\|\s{0,2}↓\s{0,4}\|\s{0,12}-?0(?:\.0{1,8})?\s{0,4}\|±  \|/;
 
@@ -31,8 +31,8 @@ const PASS_AT_K_SCORED = /"(?:\w{1,30}_)?pass@\d{1,4}(?:,[\w-]{1,40})?":\s*(?:0\
  * EvalPlus evaluate.py and BigCodeBench evaluate.py print each pass@k on a line of its own after the
  * dataset's name: `cprint(f"{k}:\t{v:.3f}")`, i.e. "pass@1:\t0.000".
  */
-const PASS_AT_K_LINE_ZERO = /^pass@\d{1,3}:\s+0\.000\s*$/;
-const PASS_AT_K_LINE_SCORED = /^pass@\d{1,3}:\s+(?:0\.\d{0,2}[1-9]\d{0,2}|1\.000)\s*$/;
+const PASS_AT_K_LINE_ZERO = /^\s{0,8}pass@\d{1,3}:\s+0\.000\s*$/;
+const PASS_AT_K_LINE_SCORED = /^\s{0,8}pass@\d{1,3}:\s+(?:0\.\d{0,2}[1-9]\d{0,2}|1\.000)\s*$/;
 
 /**
  * lm-evaluation-harness results JSON (evaluator.py `results[task]`, written by --output_path and pasted as
@@ -49,8 +49,8 @@ const LM_EVAL_JSON_SCORED = new RegExp(`${LM_EVAL_METRIC_KEY}(?:0\\.0{0,15}[1-9]
  * constant APPLY_PATCH_FAIL ">>>>> Patch Apply Failed" (harness/constants): the instance was graded
  * unresolved.
  */
-const SWEBENCH_RESOLVED_ZERO = [/^Instances resolved: 0\s*$/, /"resolved_instances":\s*0\s*(?:,|$)/];
-const SWEBENCH_RESOLVED_SOME = [/^Instances resolved: [1-9]\d{0,6}\s*$/, /"resolved_instances":\s*[1-9]\d{0,6}\s*(?:,|$)/];
+const SWEBENCH_RESOLVED_ZERO = [/^\s{0,8}Instances resolved: 0\s*$/, /"resolved_instances":\s*0\s*(?:,|$)/];
+const SWEBENCH_RESOLVED_SOME = [/^\s{0,8}Instances resolved: [1-9]\d{0,6}\s*$/, /"resolved_instances":\s*[1-9]\d{0,6}\s*(?:,|$)/];
 const SWEBENCH_UNRESOLVED = [/"patch_successfully_applied":\s*false\b/, />>>>> Patch Apply Failed/];
 
 export const outcomeRules = defineRules([
@@ -134,7 +134,7 @@ export const outcomeRules = defineRules([
     // those instances (browser, display, memory, Docker daemon, DNS), so their score is no outcome.
     id: 'swebench.infra_failures_reported',
     class: 'sandbox.failure',
-    patterns: [/^Instances with likely infrastructure failures: [1-9]\d{0,6}\s*$/, /"infra_failure_instances":\s*[1-9]\d{0,6}\b/, /"infra_failure":\s*true\b/],
+    patterns: [/^\s{0,8}Instances with likely infrastructure failures: [1-9]\d{0,6}\s*$/, /"infra_failure_instances":\s*[1-9]\d{0,6}\b/, /"infra_failure":\s*true\b/],
     strength: 20,
     sections: ['log', 'result'],
     why: "SWE-bench's harness classified some instances as infrastructure failures (environment tier)",
