@@ -100,6 +100,10 @@ describe('a settings check raised where the producer validates its settings (con
     expect(isValidationSite(`${SP}/vllm/engine/arg_utils.py`, '_check_feature_supported')).toBe(true);
     expect(isValidationSite(`${SP}/llamafactory/hparams/parser.py`, '_verify_model_args')).toBe(true);
     expect(isValidationSite(`${SP}/verl/workers/config/actor.py`, 'validate')).toBe(true);
+    expect(isValidationSite(`${SP}/accelerate/commands/launch.py`, '_validate_launch_command')).toBe(true);
+    expect(isValidationSite(`${SP}/accelerate/utils/dataclasses.py`, '__post_init__')).toBe(true);
+    // Python's own dataclasses module is not a settings module.
+    expect(isValidationSite('/usr/lib/python3.10/dataclasses.py', '__post_init__')).toBe(false);
     // torch's BatchNorm checks the user's tensor, a distribution its sample: not settings.
     expect(isValidationSite(`${SP}/torch/nn/modules/batchnorm.py`, '_check_input_dim')).toBe(false);
     expect(isValidationSite(`${SP}/torch/distributions/distribution.py`, '_validate_sample')).toBe(false);

@@ -15,7 +15,7 @@ import { RUN_LOG_ONLY } from './sections.js';
  * Validation sites, by the producers' own conventions. A frame is one when its function's name says it
  * validates settings wherever it is (Megatron `validate_args`, vLLM `_verify_args` /
  * `verify_with_parallel_config`, transformers `TrainingArguments._validate_args`, verl `_validate_config`,
- * LLaMA-Factory hparams/parser.py `_verify_model_args`),
+ * LLaMA-Factory hparams/parser.py `_verify_model_args`, accelerate commands/launch.py `_validate_launch_command`),
  * or when a validator-shaped function (`__post_init__`, `validate*`, `verify*`, `check*`, `*_assertion`)
  * sits in a settings module (transformers training_args.py / configuration_*.py, TRL grpo_config.py,
  * DeepSpeed runtime/config.py `_batch_assertion`, vLLM config.py / config/*.py / engine/arg_utils.py,
@@ -24,12 +24,13 @@ import { RUN_LOG_ONLY } from './sections.js';
 export const VALIDATION_SITE = {
   /** A function that names settings as what it checks. */
   // (Also the noun first: pyabsa's `config_check`, `args_validation`.)
-  settingsValidator: /^_{0,2}(?:validate|verify|check|sanity_check)(?:_\w*?)?_?(?:args|arguments|argument|config|configs|cfg|settings|options|params|parameters|kwargs)(?:_\w+)?$|^_{0,2}(?:args|arguments|config|cfg|settings|params)_(?:check|checks|validation|verification)$/,
+  settingsValidator: /^_{0,2}(?:validate|verify|check|sanity_check)(?:_\w*?)?_?(?:args|arguments|argument|config|configs|cfg|settings|options|params|parameters|kwargs|command)(?:_\w+)?$|^_{0,2}(?:args|arguments|config|cfg|settings|params)_(?:check|checks|validation|verification)$/,
   /** A validator-shaped function: counts inside a settings module. */
   // (LLaMA-Factory's hparams/parser.py checks inside `get_train_args` / `_parse_train_args` themselves.)
   validator: /^(?:__post_init__|_{0,2}(?:validate|verify|check|assert)(?:_\w+)?|_{0,2}validate\w+|\w+_(?:assertion|check|checks|validation)|_?(?:get|parse)_\w{0,40}args)$/,
   /** A settings module by its file name or its folder. */
-  settingsModule: /(?:^|[\\/])(?:config|configs|configuration|cfg|settings|arguments|args|arg_utils|training_args|\w+_config|\w+_configs|\w+_args|\w+_arguments|configuration_\w+|config_\w+)\.py$|[\\/](?:config|configs|hparams)[\\/][\w.-]{1,80}\.py$/,
+  // (accelerate keeps its plugin settings, each checked in __post_init__, in utils/dataclasses.py.)
+  settingsModule: /[\\/]accelerate[\\/]utils[\\/]dataclasses\.py$|(?:^|[\\/])(?:config|configs|configuration|cfg|settings|arguments|args|arg_utils|training_args|\w+_config|\w+_configs|\w+_args|\w+_arguments|configuration_\w+|config_\w+)\.py$|[\\/](?:config|configs|hparams)[\\/][\w.-]{1,80}\.py$/,
 } as const;
 
 /** Whether a traceback frame (its file path and function) is a validation site (VALIDATION_SITE). */
