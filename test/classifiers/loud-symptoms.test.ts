@@ -333,3 +333,12 @@ describe('NCCL starting no network transport at all is the launch configuration'
     expect(d.hint).toMatch(/NCCL_NET/);
   });
 });
+
+describe("an API client's own error class with the status it got", () => {
+  it('the status decides 4xx vs 5xx', () => {
+    expect(classifyText('Comparison judge failed: CAPIError 400 This organization has been disabled\n').class).toBe('gateway.4xx');
+    expect(classifyText('judge: ProviderAPIError: 503 upstream overloaded, retry later\n').class).toBe('gateway.5xx');
+    // A bare class name with no status stays out of it.
+    expect(classifyText('judge: CAPIError while formatting the request\n').class).not.toBe('gateway.4xx');
+  });
+});

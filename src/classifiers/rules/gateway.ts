@@ -182,6 +182,9 @@ export const gatewayRules = defineRules([
       // A response object the code rejected, as the clients print it: requests' Response.__repr__
       // ("<Response [403]>"), httpx's ("<Response [503 Service Unavailable]>").
       /<Response \[([45]\d\d)(?: [A-Z][\w -]{1,40})?\]>/,
+      // An API client's own error class followed by the status it got (GitHub Copilot's CAPIError "CAPIError
+      // 400 This organization has been disabled", SDKs' "<Provider>APIError: 503 …"): the status decides.
+      /\b[A-Z]\w{0,40}A[Pp][Ii]Error:? \(?([45]\d\d)\)?(?=[\s:,.]|$)/,
     ],
     strength: 60,
     extract: byAnswerer((_l, m): Extracted => {
