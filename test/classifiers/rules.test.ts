@@ -216,6 +216,23 @@ describe('harness / outcome', () => {
     expect(d.class).toBe('outcome.reward_zero');
     expect(d.category).toBe('outcome');
   });
+  it("pytest's summary header over PASSED lines only (-rA) is no failed test: nothing scored the work 0", () => {
+    const session = [
+      '============================= test session starts ==============================',
+      'collected 2 items',
+      '',
+      'tests/test_ridge.py ..                                                   [100%]',
+      '',
+      '==================================== PASSES ====================================',
+      '=========================== short test summary info ============================',
+      'PASSED tests/test_ridge.py::test_ridge',
+      'PASSED tests/test_ridge.py::test_primal_dual_relationship',
+    ];
+    expect(cls(session.join('\n'))).not.toMatch(/^outcome\.reward_zero$/);
+    // The same header over a FAILED line is a graded failure.
+    const failed = [...session.slice(0, 7), 'FAILED tests/test_ridge.py::test_ridge - AssertionError: 1 != 2'].join('\n');
+    expect(cls(failed)).toBe('outcome.reward_zero');
+  });
   it('an agent log full of rate limits makes a timed-out trial infra (sv-045 shape)', () => {
     const log = ['==> results.json <==', '    "failure_mode": "agent_timeout",', '==> sessions/agent.log <==', '21:14:51 - openhands:ERROR: retry_mixin.py:99 - litellm.RateLimitError: RateLimitError: OpenAIException - <!DOCTYPE html>', '==> panes/post-test.txt <==', 'FAILED ../tests/test_outputs.py::test_predict_raises_no_error - AssertionError'].join('\n');
     const d = classifyText(log);

@@ -140,6 +140,8 @@ export const harborRules = defineRules([
     class: 'outcome.reward_zero',
     patterns: [/^FAILED \S{1,300}::/, /=+ (?:\d+ failed|\d+ passed|\d+ errors?)(?:, \d+ \w+)* in [\d.]+s/, /^ERROR \S{1,300}\.py(?:::\S{1,200})? - /],
     // A pytest session summary is graded test output even in a pasted verifier pane without its header.
+    // Not its "short test summary info" header: with -rA it lists PASSED lines too, so the header alone says
+    // nothing failed (pytest's terminal.py prints it before whatever -r selected); a FAILED line or the count does.
     // (Numbers such as "reward": 0 in a run's own log are training metrics, so they stay result-only.)
     strength: 10,
     sections: ['log'],
