@@ -26,6 +26,7 @@ const BUDGETS: Record<string, string> = {
   'Claude Code stream-json result': '{"type":"result","subtype":"error_max_turns","is_error":true,"duration_ms":912000,"num_turns":31,"result":"","session_id":"4c1e"}',
   'Claude Code text mode': 'Error: Reached max turns (30)',
   'LangGraph GraphRecursionError': 'langgraph.errors.GraphRecursionError: Recursion limit of 25 reached without hitting a stop condition. You can increase the limit by setting the `recursion_limit` config key.',
+  SuperAGI: 'superagi-celery-1           | [2023-06-11 08:56:56,082: WARNING/ForkPoolWorker-7] ITERATION_LIMIT_CROSSED',
   'inspect-ai message limit': 'Message limit reached. count: 50; limit: 50',
   'inspect-ai token limit': 'Token limit exceeded. value: 1,000,312; limit: 1,000,000',
   'inspect-ai working time': 'Working time limit exceeded. limit: 1800 seconds',

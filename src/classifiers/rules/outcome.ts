@@ -76,6 +76,8 @@ export const outcomeRules = defineRules([
     //    printed in text mode as "Error: Reached max turns (N)" / "Error: Exceeded USD budget"
     //  - LangGraph GraphRecursionError: "Recursion limit of N reached without hitting a stop condition." (the
     //    graph's super-step budget, recursion_limit)
+    //  - SuperAGI jobs/agent_executor.py: logs and returns "ITERATION_LIMIT_CROSSED", execution status
+    //    "ITERATION_LIMIT_EXCEEDED", event "run_iteration_limit_crossed" (max_iterations <= num_of_calls)
     //  - inspect-ai util/_limit.py sample limits: "Message limit reached. count: N; limit: M", "Token limit
     //    exceeded. value: …; limit: …", "Turn limit exceeded.", "Cost limit exceeded.", "Time limit
     //    exceeded. limit: N seconds", "Working time limit exceeded. limit: N seconds"
@@ -98,6 +100,7 @@ export const outcomeRules = defineRules([
       /\b(?:Working time|Time) limit exceeded\. limit: [\d.]+ seconds/,
       /"subtype":\s*"error_max_(?:turns|budget_usd)"|\bError: (?:Reached max turns\b|Exceeded USD budget\b)/,
       /\bRecursion limit of \d+ reached without hitting a stop condition\b/,
+      /\bITERATION_LIMIT_(?:CROSSED|EXCEEDED)\b|\brun_iteration_limit_crossed\b/,
     ],
     strength: 12,
     // An agent's own session log or the run's log; never a verifier's output (a task's tests may print limits).
