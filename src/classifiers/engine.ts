@@ -21,7 +21,7 @@ import { TOKENS_RE } from './rules/harbor.js';
 import { isValidationSite } from './rules/validation.js';
 import { PY_SPY_FRAME_KEYS } from './rules/stall.js';
 import { StackTracker } from './stacks.js';
-import { logEnding, TailBytes } from './tail.js';
+import { logEnding, TAIL_LINES, TailBytes } from './tail.js';
 import type { SignalKind, StructuredSignal } from './signals.js';
 import { structuredSignals } from './structured.js';
 import type { BundleInput, Diagnosis } from './types.js';
@@ -209,7 +209,12 @@ interface FileState {
   longLine?: number;
   /** The file's last bytes (tail.ts): how the log ends. */
   tail: TailBytes;
+  /** Numbers of the last JUDGED_KEPT lines a rule judged: not the fallback's to read again from the tail. */
+  judged: number[];
 }
+
+/** Judged line numbers kept per file: as many as the tail has lines. */
+const JUDGED_KEPT = TAIL_LINES;
 
 export interface LogClassifier {
   /** Feed the next piece of `file` (a bundle path such as logs/stdout.log). Never throws. */
@@ -258,6 +263,8 @@ export class Engine implements LogClassifier {
   private perRuleCount = new Map<string, number>();
   private order = 0;
   private readonly failures = new FailureLines();
+  /** Lines that hold a rule's words (a prefilter key) that no rule judged and no producer flagged: the fallback's reading when no line is flagged. */
+  private readonly wordLines = new FailureLines(() => true);
   readonly ctx: EngineContext = {
     p2pTransport: undefined,
     p2pDisabled: false,
@@ -412,11 +419,30 @@ export class Engine implements LogClassifier {
     if (d.class !== 'unknown' && !catchAllOnly) return d;
     // No rule decided: the producers' vocabulary in the failure lines may still point to a class (fallback.ts).
     let guess: Diagnosis | null = null;
+    const flagged = this.failures.lines();
     contained(() => {
-      guess = vocabularyGuess(this.failures.lines(), vocabulary(), RULESET_VERSION);
+      guess = vocabularyGuess(flagged, vocabulary(), RULESET_VERSION);
     });
     if (catchAllOnly) return guess && (guess as Diagnosis).category === 'infra' ? guess : d;
+    // No line flagged as a failure: the words of the logs' last lines and of their other lines that hold a
+    // rule's words, as a weaker guess (fallback.ts UNFLAGGED_*).
+    if (!guess && flagged.length === 0) {
+      contained(() => {
+        guess = vocabularyGuess(this.unflaggedLines(), vocabulary(), RULESET_VERSION, 'unflagged');
+      });
+    }
     return guess ?? d;
+  }
+
+  /** The lines the fallback reads when none is flagged: the kept worded lines and the run logs' last lines, once each, in order. */
+  private unflaggedLines(): FailureLine[] {
+    const out = new Map<string, FailureLine>();
+    for (const l of this.wordLines.lines()) out.set(`${l.file}:${l.line}`, l);
+    for (const [file, fs] of this.files) {
+      if (fs.section !== 'log') continue;
+      for (const l of fs.tail.lines(fs.lineNo)) if (l.text && !fs.judged.includes(l.line)) out.set(`${file}:${l.line}`, { file, line: l.line, text: l.text });
+    }
+    return [...out.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   }
 
   /** The failure lines kept so far (failure-lines.ts): the first and the last ones the producers flagged, in order. */
@@ -434,7 +460,7 @@ export class Engine implements LogClassifier {
     let fs = this.files.get(file);
     if (!fs) {
       const section = sectionOfPath(file);
-      fs = { carry: null, state: 0, hitEnds: [], hitN: 0, hitIds: [], hitAt: [], idN: 0, lineNo: 0, section, inRootCause: false, progress: new ProgressTracker(file, section), tail: new TailBytes() };
+      fs = { carry: null, state: 0, hitEnds: [], hitN: 0, hitIds: [], hitAt: [], idN: 0, lineNo: 0, section, inRootCause: false, progress: new ProgressTracker(file, section), tail: new TailBytes(), judged: [] };
       this.files.set(file, fs);
     }
     return fs;
@@ -586,8 +612,12 @@ export class Engine implements LogClassifier {
         if (c.patterns.length || context || failure) {
           const text = visibleText(buf.toString('utf8', start, end));
           const judged = c.patterns.length || context ? this.evalLine(file, lineNumber, text, fs.section, c.patterns, context, {}, fs, failure) : false;
-          // A line a rule has judged (fired on, or ruled out) is not the fallback's to read again.
-          if (failure && !judged) this.failures.note(file, lineNumber, text);
+          // A line a rule has judged (fired on, or ruled out) is not the fallback's to read again; a run
+          // log's line with a rule's words that no producer flagged is kept for a log with no failure line.
+          if (judged) {
+            if (fs.judged.length >= JUDGED_KEPT) fs.judged.shift();
+            fs.judged.push(lineNumber);
+          } else if (!(failure && this.failures.note(file, lineNumber, text)) && c.patterns.length && fs.section === 'log' && fs.longLine !== lineNumber) this.wordLines.note(file, lineNumber, text);
         }
       } else {
         this.evalWindows(file, fs, buf, start, end, lineNumber);

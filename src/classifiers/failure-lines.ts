@@ -49,20 +49,26 @@ export function holdsFailureMarker(text: string): boolean {
 
 const shape = (s: string): string => s.replace(/\d+/g, '0');
 
+/**
+ * The first FIRST_KEPT and last LAST_KEPT lines that `accepts` takes, repeats once: the failure lines
+ * (isFailureLine), or with another test the lines the vocabulary fallback reads when none is flagged.
+ */
 export class FailureLines {
+  constructor(private readonly accepts: (text: string) => boolean = isFailureLine) {}
+
   private readonly first: FailureLine[] = [];
   /** The last LAST_KEPT lines after the first ones, as a ring: `next` is where the next one goes. */
   private readonly last: FailureLine[] = [];
   private next = 0;
   private readonly recent: string[] = [];
 
-  /** A line that had a marker key (visible text, whole); kept when a marker matches and it is no repeat. */
-  note(file: string, line: number, visible: string): void {
+  /** A line (visible text, whole); kept when `accepts` takes it and it is no repeat. Returns whether it took it (a repeat too). */
+  note(file: string, line: number, visible: string): boolean {
     const rest = splitPrefix(visible).rest.trim();
-    if (!rest || !isFailureLine(rest)) return;
+    if (!rest || !this.accepts(rest)) return false;
     const text = rest.slice(0, MAX_FAILURE_TEXT);
     const s = shape(text);
-    if (this.recent.includes(s)) return;
+    if (this.recent.includes(s)) return true;
     if (this.recent.length >= REPEAT_WINDOW) this.recent.shift();
     this.recent.push(s);
     const entry = { file, line, text };
@@ -72,6 +78,7 @@ export class FailureLines {
       this.last[this.next] = entry;
       this.next = (this.next + 1) % LAST_KEPT;
     }
+    return true;
   }
 
   /** The kept lines in the order they were seen. */

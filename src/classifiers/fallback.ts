@@ -24,6 +24,17 @@ export const MIN_MARGIN = 1.5;
 /** Confidence of a guess lies in [MIN_CONFIDENCE, MAX_CONFIDENCE]: below any rule's (≥ 0.35, resolve.ts). */
 export const MIN_CONFIDENCE = 0.1;
 export const MAX_CONFIDENCE = 0.3;
+/**
+ * A log with no flagged failure line (docs/engine.md "Vocabulary fallback"): its last lines and its other
+ * lines that hold a rule's words are read instead. Chatter says a class's words without a failure, so the
+ * guess needs twice the score and keeps to a lower confidence band, below any guess from failure lines.
+ */
+export const UNFLAGGED_MIN_SCORE = 2 * MIN_SCORE;
+export const UNFLAGGED_MAX_CONFIDENCE = 0.15;
+export const UNFLAGGED_MIN_CONFIDENCE = 0.05;
+
+/** Which lines a guess read: the failure lines producers flagged, or (none flagged) the log's last lines and its other worded lines. */
+export type GuessTier = 'flagged' | 'unflagged';
 /** A lexicon mention counts this many times a rule key's: it was written as a class's word, a key is a piece of a pattern. */
 const LEXICON_MENTION = 2;
 const MAX_EVIDENCE = 6;
@@ -146,15 +157,17 @@ export function scoreLines(lines: readonly FailureLine[], vocabulary: Vocabulary
  * The guess, or null when the failure lines are too few in words or two classes are too close. `rulesetVersion`
  * is the caller's (version.ts hashes the lexicon and the markers with the rules).
  */
-export function vocabularyGuess(lines: readonly FailureLine[], vocabulary: Vocabulary, rulesetVersion: string): Diagnosis | null {
+export function vocabularyGuess(lines: readonly FailureLine[], vocabulary: Vocabulary, rulesetVersion: string, tier: GuessTier = 'flagged'): Diagnosis | null {
   if (lines.length === 0) return null;
   const scores = scoreLines(lines, vocabulary);
   const best = scores[0];
-  if (!best || best.score < MIN_SCORE) return null;
+  const minScore = tier === 'flagged' ? MIN_SCORE : UNFLAGGED_MIN_SCORE;
+  if (!best || best.score < minScore) return null;
   const second = scores[1];
   if (second && best.score < MIN_MARGIN * second.score) return null;
   const lead = second ? 1 - second.score / best.score : 1;
-  const confidence = Math.round((MIN_CONFIDENCE + (MAX_CONFIDENCE - MIN_CONFIDENCE) * lead * Math.min(1, best.score / (2 * MIN_SCORE))) * 100) / 100;
+  const [lo, hi] = tier === 'flagged' ? [MIN_CONFIDENCE, MAX_CONFIDENCE] : [UNFLAGGED_MIN_CONFIDENCE, UNFLAGGED_MAX_CONFIDENCE];
+  const confidence = Math.round((lo + (hi - lo) * lead * Math.min(1, best.score / (2 * minScore))) * 100) / 100;
   const decisive = best.terms.slice(0, 5).map((t) => `"${t.term}"`);
   // The lines that hold the class's heaviest words first, then in log order.
   const weightOf = (l: FailureLine) => {
@@ -170,7 +183,10 @@ export function vocabularyGuess(lines: readonly FailureLine[], vocabulary: Vocab
     category: categoryOf(best.cls),
     confidence,
     evidence,
-    hint: `Vocabulary guess, not a rule: no rule matched, and the log's failure lines use the producers' words for ${best.cls}: ${decisive.join(', ')}.${runnerUp} Check the evidence lines before acting on it.`,
+    hint:
+      tier === 'flagged'
+        ? `Vocabulary guess, not a rule: no rule matched, and the log's failure lines use the producers' words for ${best.cls}: ${decisive.join(', ')}.${runnerUp} Check the evidence lines before acting on it.`
+        : `Weak vocabulary guess, not a rule: no rule matched and no line of the log is flagged as a failure; its last lines and its other lines use the producers' words for ${best.cls}: ${decisive.join(', ')}.${runnerUp} Words in ordinary output are weaker evidence than a failure line: check the evidence lines before acting on it.`,
     rulesetVersion,
   };
 }

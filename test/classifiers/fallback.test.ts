@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/classifiers/engine.js';
-import { buildVocabulary, FALLBACK_RULE, isVocabularyGuess, MAX_CONFIDENCE, MIN_MARGIN, MIN_SCORE, scoreLines, vocabularyGuess } from '../../src/classifiers/fallback.js';
+import { buildVocabulary, FALLBACK_RULE, isVocabularyGuess, MAX_CONFIDENCE, MIN_CONFIDENCE, MIN_MARGIN, MIN_SCORE, scoreLines, UNFLAGGED_MAX_CONFIDENCE, UNFLAGGED_MIN_SCORE, vocabularyGuess } from '../../src/classifiers/fallback.js';
 import { classifyBundle } from '../../src/classifiers/index.js';
 import { RULES } from '../../src/classifiers/rules/index.js';
 import type { LexiconEntry } from '../../src/classifiers/rules/lexicon.js';
@@ -56,9 +56,46 @@ describe('vocabulary fallback: a guess where no rule decides', () => {
     expect(MAX_CONFIDENCE).toBeLessThan(0.35);
   });
 
-  it('stays unknown without a failure line, however telling the words', () => {
-    const text = 'INFO retried EndpointConnectionError once; Could not connect to the endpoint URL earlier, now connected\n';
+  it('without a failure line, telling words give only a weaker guess, labelled so', () => {
+    // The run logged the failure at WARNING (a lower level: no failure line) and then stopped.
+    const text = [
+      '2026-12-02 10:11:12,345 INFO checkpoint.py:71 -- uploading step_4000 to s3://ckpt-bucket/run-17/',
+      '2026-12-02 10:11:15,118 WARNING checkpoint.py:88 -- upload of step_4000 gave up: botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL: "https://s3.us-west-2.amazonaws.com/ckpt-bucket/run-17/step_4000.pt"',
+      '',
+    ].join('\n');
+    const e = new Engine();
+    e.feed('logs/stdout.log', text);
+    e.finish();
+    expect(e.failureLines()).toEqual([]);
+    const d = classify(text);
+    expect(d.class).toBe('network.error');
+    expect(isVocabularyGuess(d)).toBe(true);
+    expect(d.hint).toMatch(/^Weak vocabulary guess, not a rule: no rule matched and no line of the log is flagged as a failure/);
+    expect(d.confidence).toBeGreaterThan(0);
+    expect(d.confidence).toBeLessThanOrEqual(UNFLAGGED_MAX_CONFIDENCE);
+    expect(UNFLAGGED_MAX_CONFIDENCE).toBeLessThan(MIN_CONFIDENCE + 0.1);
+    expect(d.evidence[0]).toMatchObject({ line: 2, rule: FALLBACK_RULE });
+    // The same words flagged as a failure are the stronger guess.
+    expect(classify(BOTOCORE).confidence).toBeGreaterThan(d.confidence);
+  });
+
+  it('without a failure line, a few words of a class in ordinary output stay unknown', () => {
+    // "shared memory" is a disk.full term (/dev/shm): enough in a failure line, not in chatter.
+    const text = '2026-12-02 10:11:12,345 INFO data.py:12 -- shared memory segment ready\n';
     expect(classify(text).class).toBe('unknown');
+    expect(classify(`2026-12-02 10:11:12,345 ERROR data.py:12 -- shared memory segment ready\n`).class).toBe('disk.full');
+  });
+
+  it('without a failure line, streamed in any chunks as in memory', () => {
+    const text = '2026-12-02 10:11:15,118 WARNING checkpoint.py:88 -- botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL: "https://s3.us-west-2.amazonaws.com/b/k"\n';
+    const whole = classify(text);
+    expect(whole.class).toBe('network.error');
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }), (cuts) => {
+        expect(classify(text, true, cuts)).toEqual(whole);
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('never changes a verdict a rule made', () => {
@@ -137,6 +174,22 @@ describe('vocabulary scoring', () => {
     expect(s[0]!.score).toBeGreaterThan(s[1]!.score);
     expect(s[0]!.score).toBeLessThan(MIN_MARGIN * s[1]!.score);
     expect(vocabularyGuess(near, vocabulary, 'v')).toBeNull();
+  });
+
+  it('read from unflagged lines, a guess needs twice the words, and ties stay unknown', () => {
+    const one = [at('INFO MemoryError')];
+    expect(vocabularyGuess(one, vocabulary, 'v')?.class).toBe('host.oom');
+    expect(scoreLines(one, vocabulary)[0]!.score).toBeLessThan(UNFLAGGED_MIN_SCORE);
+    expect(vocabularyGuess(one, vocabulary, 'v', 'unflagged')).toBeNull();
+    const more = [...one, at('INFO OSError: [Errno 12] Cannot allocate memory')];
+    expect(scoreLines(more, vocabulary)[0]!.score).toBeGreaterThanOrEqual(UNFLAGGED_MIN_SCORE);
+    const g = vocabularyGuess(more, vocabulary, 'v', 'unflagged');
+    expect(g?.class).toBe('host.oom');
+    expect(g!.confidence).toBeLessThanOrEqual(UNFLAGGED_MAX_CONFIDENCE);
+    const tie = [...more, at('INFO ConnectionResetError: [Errno 104] Connection reset by peer')];
+    const ts = scoreLines(tie, vocabulary);
+    expect(ts[0]!.score).toBeLessThan(MIN_MARGIN * ts[1]!.score);
+    expect(vocabularyGuess(tie, vocabulary, 'v', 'unflagged')).toBeNull();
   });
 
   it('one class clearly ahead is the guess; too few words are none', () => {
