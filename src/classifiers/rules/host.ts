@@ -280,11 +280,13 @@ export const hostRules = defineRules([
     patterns: [
       // The signal as Python formats `signal.Signals` with %s: "Received 1 death signal" (3.11+) or
       // "Received Signals.SIGHUP death signal" (3.8–3.10).
-      /Received (?!2 |SIGINT|Signals\.SIGINT)(?:Signals\.)?(\d{1,2}|SIG[A-Z]{2,6}) death signal, shutting down workers/,
-      /SignalException: Process \d+ got signal: (?!2\b)(\d{1,2})/,
+      /Received (?:Signals\.)?(\d{1,2}|SIG[A-Z]{2,6}) death signal, shutting down workers/,
+      /SignalException: Process \d+ got signal: (\d{1,2})/,
       // DeepSpeed's launcher (launcher/launch.py sigkill_handler) when it is itself sent SIGTERM.
       /sigkill_handler\] Main process received SIGTERM, exiting/,
     ],
+    // SIGINT (2) is a terminal's Ctrl-C: ruled out here, so the line is judged and no fallback reads its words as a kill.
+    unless: [/Received (?:2|SIGINT|Signals\.SIGINT) death signal|got signal: 2\b/],
     strength: 45,
     extract: (line) =>
       /Received 1 |got signal: 1\b|SIGHUP/.test(line)
