@@ -7,7 +7,7 @@ import { parseFrame, parseGdbPyFrame, parseLogTime, parsePySpyFrame, parseRank, 
 import { parseRootCauseField, ROOT_CAUSE_HEADER, rootCauseExit, rootCauseFieldKey, rootCauseRank } from '../torchelastic.js';
 import { FLAG_NEWLINE, keysIn } from './ac.js';
 import { buildVocabulary, vocabularyGuess, type Vocabulary } from './fallback.js';
-import { FailureLines, SEVERITY_KEYS, type FailureLine } from './failure-lines.js';
+import { FailureLines, isInfoLine, SEVERITY_KEYS, type FailureLine } from './failure-lines.js';
 import { WASM_BLOCK, WasmScanner } from './wasm-scan.js';
 import { buildPrefilter, CandidateScratch } from './prefilter.js';
 import { PROGRESS_KEYS, ProgressTracker } from './progress.js';
@@ -440,7 +440,7 @@ export class Engine implements LogClassifier {
     for (const l of this.wordLines.lines()) out.set(`${l.file}:${l.line}`, l);
     for (const [file, fs] of this.files) {
       if (fs.section !== 'log') continue;
-      for (const l of fs.tail.lines(fs.lineNo)) if (l.text && !fs.judged.includes(l.line)) out.set(`${file}:${l.line}`, { file, line: l.line, text: l.text });
+      for (const l of fs.tail.lines(fs.lineNo)) if (l.text && !fs.judged.includes(l.line) && !loggedAsInfo(l.shown)) out.set(`${file}:${l.line}`, { file, line: l.line, text: l.text });
     }
     return [...out.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   }
@@ -617,7 +617,7 @@ export class Engine implements LogClassifier {
           if (judged) {
             if (fs.judged.length >= JUDGED_KEPT) fs.judged.shift();
             fs.judged.push(lineNumber);
-          } else if (!(failure && this.failures.note(file, lineNumber, text)) && c.patterns.length && fs.section === 'log' && fs.longLine !== lineNumber) this.wordLines.note(file, lineNumber, text);
+          } else if (!(failure && this.failures.note(file, lineNumber, text)) && c.patterns.length && fs.section === 'log' && fs.longLine !== lineNumber && !loggedAsInfo(text)) this.wordLines.note(file, lineNumber, text);
         }
       } else {
         this.evalWindows(file, fs, buf, start, end, lineNumber);
@@ -922,6 +922,11 @@ function raisedInMatches(want: RaisedIn, got: TracebackEnd | undefined): boolean
 function markFrame(fs: FileState, stream: string, lineNumber: number, library: boolean | null, site: boolean): void {
   const frames = (fs.frames ??= new Map());
   if (frames.size < MAX_RANKS_TRACKED || frames.has(stream)) frames.set(stream, { line: lineNumber, library, site });
+}
+
+/** Logged at an information level, before or after its stream prefix (vLLM's `INFO 12-02 10:00:00 [x.py:1]` is cut off with the prefix). */
+function loggedAsInfo(visible: string): boolean {
+  return isInfoLine(visible.trim()) || isInfoLine(splitPrefix(visible).rest.trim());
 }
 
 function startsWith(buf: Uint8Array, start: number, prefix: Uint8Array): boolean {

@@ -4,7 +4,7 @@
 // (SEVERITY_KEYS are context keys of the one automaton), so lines without one cost nothing.
 import { splitPrefix } from '../logline.js';
 import { deriveKeys } from './keys.js';
-import { LOWER_LEVELS, SEVERITY_MARKERS } from './rules/severity.js';
+import { INFO_LEVELS, LOWER_LEVELS, SEVERITY_MARKERS } from './rules/severity.js';
 
 /** The first failure lines show how it began, the last how it ended (a traceback's exception line is near the end). */
 export const FIRST_KEPT = 16;
@@ -38,6 +38,12 @@ export const SEVERITY_KEYS: readonly string[] = (() => {
 export function isFailureLine(text: string): boolean {
   for (const l of LOWER_LEVELS) if (l.re.test(text)) return false;
   for (const m of SEVERITY_MARKERS) if (m.re.test(text)) return true;
+  return false;
+}
+
+/** Whether the producer logged this (prefix-free) line at an information level (INFO_LEVELS): normal operation by its own account. */
+export function isInfoLine(text: string): boolean {
+  for (const l of INFO_LEVELS) if (l.re.test(text)) return true;
   return false;
 }
 

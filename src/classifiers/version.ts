@@ -10,9 +10,9 @@ import { FACT_RULES, type FactRule } from './rules/facts.js';
 import { ABSENCE_AFTER, ABSENCE_BEFORE } from './rules/absence.js';
 import { AGENT_LOOPS } from './rules/agent.js';
 import { LEXICON, type LexiconEntry } from './rules/lexicon.js';
-import { LOWER_LEVELS, SEVERITY_MARKERS, type SeverityMarker } from './rules/severity.js';
+import { INFO_LEVELS, LOWER_LEVELS, SEVERITY_MARKERS, type SeverityMarker } from './rules/severity.js';
 import { RULES } from './rules/index.js';
-import { HELPER_BOTTOM, PY_SPY_FRAME_KEYS, WAIT_FRAMES, type WaitFrame } from './rules/stall.js';
+import { HELPER_BOTTOM, LOG_ENDINGS, PY_SPY_FRAME_KEYS, WAIT_FRAMES, type WaitFrame } from './rules/stall.js';
 import { TEST_RUNNERS } from './rules/verifier.js';
 
 /** Bump when engine or resolution code changes what a bundle is classified as. */
@@ -31,7 +31,7 @@ export function rulesetVersion(
   facts: readonly FactRule[],
   explains: readonly Explains[],
   symptoms: readonly SymptomMechanism[] = SYMPTOMS,
-  fallback: FallbackData = { lexicon: LEXICON, markers: [...SEVERITY_MARKERS, ...LOWER_LEVELS] },
+  fallback: FallbackData = { lexicon: LEXICON, markers: [...SEVERITY_MARKERS, ...LOWER_LEVELS, ...INFO_LEVELS] },
   waitFrames: readonly WaitFrame[] = WAIT_FRAMES,
 ): string {
   const h = createHash('sha256');
@@ -45,6 +45,8 @@ export function rulesetVersion(
   // The stall vocabulary (stacks.ts): which innermost frames are a wait decides job.stall as much as a rule's patterns.
   for (const w of waitFrames) h.update(JSON.stringify(['wait-frame', w.kind, re(w.file), w.fn ? re(w.fn) : null, !!w.apiOnly]));
   h.update(JSON.stringify(['helper-bottom', re(HELPER_BOTTOM), PY_SPY_FRAME_KEYS]));
+  // How a log ends (tail.ts): which last lines are a wait decides stall.ends_waiting as much as a rule's patterns.
+  for (const w of LOG_ENDINGS) h.update(JSON.stringify(['log-ending', re(w.re), !!w.atHead, w.cls ?? null]));
   // Which positions report a condition absent (rules/absence.ts) decides whether a matched line is evidence at all.
   h.update(JSON.stringify(['absence', re(ABSENCE_BEFORE), re(ABSENCE_AFTER)]));
   // The vocabulary fallback's data (fallback.ts): which lines it reads and the words it weighs.

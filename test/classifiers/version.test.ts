@@ -5,7 +5,7 @@ import { EXPLAINS, SYMPTOMS } from '../../src/classifiers/relations.js';
 import { FACT_RULES } from '../../src/classifiers/rules/facts.js';
 import { RULES } from '../../src/classifiers/rules/index.js';
 import { LEXICON } from '../../src/classifiers/rules/lexicon.js';
-import { LOWER_LEVELS, SEVERITY_MARKERS } from '../../src/classifiers/rules/severity.js';
+import { INFO_LEVELS, LOWER_LEVELS, SEVERITY_MARKERS } from '../../src/classifiers/rules/severity.js';
 import { WAIT_FRAMES } from '../../src/classifiers/rules/stall.js';
 import { RULESET_VERSION, rulesetVersion } from '../../src/classifiers/version.js';
 
@@ -32,14 +32,14 @@ describe('ruleset version', () => {
 
   it('changes with the vocabulary fallback’s lexicon or severity markers', () => {
     const [entry, ...more] = LEXICON;
-    const markers = [...SEVERITY_MARKERS, ...LOWER_LEVELS];
+    const markers = [...SEVERITY_MARKERS, ...LOWER_LEVELS, ...INFO_LEVELS];
     expect(rulesetVersion(RULES, FACT_RULES, EXPLAINS, SYMPTOMS, { lexicon: LEXICON, markers })).toBe(RULESET_VERSION);
     expect(rulesetVersion(RULES, FACT_RULES, EXPLAINS, SYMPTOMS, { lexicon: [{ ...entry!, terms: [...entry!.terms, 'one more term'] }, ...more], markers })).not.toBe(RULESET_VERSION);
     expect(rulesetVersion(RULES, FACT_RULES, EXPLAINS, SYMPTOMS, { lexicon: LEXICON, markers: markers.slice(1) })).not.toBe(RULESET_VERSION);
   });
 
   it('changes with the stall vocabulary (which innermost frames are a wait)', () => {
-    const fallback = { lexicon: LEXICON, markers: [...SEVERITY_MARKERS, ...LOWER_LEVELS] };
+    const fallback = { lexicon: LEXICON, markers: [...SEVERITY_MARKERS, ...LOWER_LEVELS, ...INFO_LEVELS] };
     expect(rulesetVersion(RULES, FACT_RULES, EXPLAINS, SYMPTOMS, fallback, WAIT_FRAMES)).toBe(RULESET_VERSION);
     expect(rulesetVersion(RULES, FACT_RULES, EXPLAINS, SYMPTOMS, fallback, WAIT_FRAMES.slice(1))).not.toBe(RULESET_VERSION);
     const [first, ...rest] = WAIT_FRAMES;

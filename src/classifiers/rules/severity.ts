@@ -130,3 +130,21 @@ export const LOWER_LEVELS: readonly SeverityMarker[] = [
   },
   { producer: 'logrus/slog level=info|warn|debug', re: /\blevel=(?:info|warn|warning|debug|trace|INFO|WARN|WARNING|DEBUG)\b/ },
 ];
+
+/**
+ * A producer's information level at the head of a line (below WARNING): it says the line reports normal
+ * operation ("INFO … Available KV cache memory", NCCL INFO set-up chatter). The vocabulary fallback's weak
+ * guess for a log without failure lines (fallback.ts, engine.ts) does not read such lines; a WARNING still
+ * counts there (something was off).
+ */
+export const INFO_LEVELS: readonly SeverityMarker[] = [
+  { producer: 'glog/absl INFO (`I1202 …`)', re: /^\[?[ID](?:0[1-9]|1[0-2])[0-3]\d \d\d:\d\d:\d\d/ },
+  { producer: 'c10 INFO without glog (`[I socket.cpp:663]`)', re: /^\[[ID] [\w.]{1,80}\.(?:cpp|cc|cu|h):\d/ },
+  { producer: 'Ray C++ I/D lines', re: /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} [ID] \d{1,10} \d{1,10}\]/ },
+  {
+    // The same places as LOWER_LEVELS' Python logging row, INFO/DEBUG/TRACE/NOTICE only; NCCL's `host:pid:tid [dev] NCCL INFO`.
+    producer: 'Python logging INFO/DEBUG, vLLM, loguru, NCCL INFO',
+    re: /^(?:\S+\s+){0,3}(?:\[[^\]]{0,40}\])*\[?\|?\s?(?:INFO|DEBUG|TRACE|NOTICE)\s*[\]|:]?(?:\s|:|$)/,
+  },
+  { producer: 'logrus/slog level=info|debug', re: /\blevel=(?:info|debug|trace|INFO|DEBUG)\b/ },
+];

@@ -238,8 +238,11 @@ export const logStallRules = defineRules([
     // peer-to-peer traffic the IOMMU does not pass.
     id: 'stall.gpu_iommu_fault',
     class: 'nccl.p2p_deadlock',
-    patterns: [/\b(?:nvidia|amdgpu) [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d: AMD-Vi: Event logged \[IO_PAGE_FAULT/],
+    patterns: [/\b([\w-]{2,40}) [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d: AMD-Vi: Event logged \[IO_PAGE_FAULT/],
     strength: 36,
+    // Another device's fault (a USB or NIC controller) is ruled out here, so the line is judged and the
+    // fallback does not read its IOMMU words as the GPUs'.
+    extract: (_line, m) => (/^(?:nvidia|amdgpu)$/.test(m[1] ?? '') ? {} : { classOverride: null }),
     why: "the IOMMU rejected a GPU's DMA (AMD-Vi IO_PAGE_FAULT on the GPU): GPU peer-to-peer traffic is not passed through",
     hint: 'The IOMMU faulted DMA of the GPU itself: with the IOMMU translating (not pass-through), GPU peer-to-peer transfers fault and collectives between GPUs hang. Boot with iommu=pt (amd_iommu=on iommu=pt) or disable the IOMMU, or work around it with NCCL_P2P_DISABLE=1.',
   },
