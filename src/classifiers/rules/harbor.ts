@@ -121,7 +121,7 @@ export const harborRules = defineRules([
     // Not pytest's "short test summary info" separator: it heads PASSED lines as well (-rA), so it says
     // nothing about the score; the FAILED / ERROR lines under it and the final counts line do
     // (_pytest/terminal.py short_test_summary "FAILED path::test - msg", "ERROR path - msg"; summary_stats).
-    patterns: [/"rewards?":\s*(-?\d+(?:\.\d+)?)\b/, /^FAILED \S{1,300}::/, /=+ (?:\d+ failed|\d+ passed|\d+ errors?)(?:, \d+ \w+)* in [\d.]+s/, /^ERROR \S{1,300}\.py(?:::\S{1,200})? - /, /"is_resolved":\s*false/, /"is_resolved":\s*true/],
+    patterns: [/"rewards?":\s*(-?\d+(?:\.\d+)?)\b/, /^FAILED \S{1,300}::/, /=+ (?:\d+ failed|\d+ passed|\d+ errors?)(?:, \d+ \w+)* in [\d.]+s/, /^ERROR \S{1,300}\.py - /, /^ERROR \S{1,300}\.py::\S{1,200} - /, /"is_resolved":\s*false/, /"is_resolved":\s*true/],
     strength: 10,
     sections: ['verifier', 'result'],
     extract: (line): Extracted => {
@@ -138,7 +138,7 @@ export const harborRules = defineRules([
   {
     id: 'outcome.pytest_summary',
     class: 'outcome.reward_zero',
-    patterns: [/^FAILED \S{1,300}::/, /=+ (?:\d+ failed|\d+ passed|\d+ errors?)(?:, \d+ \w+)* in [\d.]+s/, /^ERROR \S{1,300}\.py(?:::\S{1,200})? - /],
+    patterns: [/^FAILED \S{1,300}::/, /=+ (?:\d+ failed|\d+ passed|\d+ errors?)(?:, \d+ \w+)* in [\d.]+s/, /^ERROR \S{1,300}\.py - /, /^ERROR \S{1,300}\.py::\S{1,200} - /],
     // A pytest session summary is graded test output even in a pasted verifier pane without its header.
     // Not its "short test summary info" header: with -rA it lists PASSED lines too, so the header alone says
     // nothing failed (pytest's terminal.py prints it before whatever -r selected); a FAILED line or the count does.
