@@ -1,6 +1,12 @@
 // Container image builds (BuildKit, the classic docker builder, harness wrappers around them).
 import { defineRules } from '../rule.js';
 
+/**
+ * A build that could not reach its registry failed on the network (the maintainers' reading, e.g.
+ * docker/buildx#507 "dial tcp …: i/o timeout" resolving the base image): the network rules name it.
+ */
+export const REGISTRY_UNREACHABLE = /dial tcp[^\n]{0,200}(?:i\/o timeout|connect: connection refused|connect: network is unreachable|no such host)|TLS handshake timeout|Temporary failure in name resolution/;
+
 export const buildRules = defineRules([
   {
     id: 'build.failed',
@@ -21,14 +27,15 @@ export const buildRules = defineRules([
       /FATAL:\s+While performing build:|FATAL:\s+Unable to build from /,
       // BuildKit's progress output: "ERROR [trainer 3/7] RUN pip install …", "ERROR [internal] load metadata for …".
       /^(?:#\d+ )?ERROR \[[\w .\/-]{1,120}\] /,
+      // BuildKit's plain progress (--progress=plain, CI logs): a vertex that failed prints "#N ERROR: <err>"
+      // (util/progress/progressui).
+      /^#\d+ ERROR: /,
       /[Ee]rror: creating build container: /,
       // buildah before 1.27 ("error creating build container: …") and since ("building at STEP \"RUN …\": …").
       /\berror creating build container: /,
       /\b[Bb]uilding at STEP "[^"]{1,300}": /,
     ],
-    // A build that could not reach its registry failed on the network (the maintainers' reading, e.g.
-    // docker/buildx#507 "dial tcp …: i/o timeout" resolving the base image): the network rule names it.
-    unless: [/dial tcp[^\n]{0,200}(?:i\/o timeout|connect: connection refused|connect: network is unreachable|no such host)|TLS handshake timeout|Temporary failure in name resolution/],
+    unless: [REGISTRY_UNREACHABLE],
     strength: 75,
     why: 'a container image build step failed',
     hint: 'The image build failed: the first failing RUN step and its output are the cause (package mirror or network during apt/pip, a changed upstream dependency, BuildKit cache state). Retry with --no-cache to rule out cache corruption.',

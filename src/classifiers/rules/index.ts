@@ -2,18 +2,24 @@
 // orders evidence lines of equal standing.
 import type { Rule } from '../rule.js';
 import { agentRules } from './agent.js';
+import { agentStartRules } from './agent-start.js';
 import { buildRules } from './build.js';
 import { configRules } from './config.js';
 import { cudaRules } from './cuda.js';
 import { diskRules } from './disk.js';
+import { evalHarnessRules } from './eval-harness.js';
 import { gatewayRules } from './gateway.js';
 import { harborRules } from './harbor.js';
 import { hostRules, stallRules } from './host.js';
 import { k8sRules } from './k8s.js';
+import { kubeSchedulerRules } from './kube-scheduler.js';
 import { ncclRules } from './nccl.js';
 import { networkRules } from './network.js';
 import { outcomeRules } from './outcome.js';
+import { ociRuntimeRules } from './oci-runtime.js';
 import { rayRules } from './ray.js';
+import { registryRules } from './registry.js';
+import { sandboxProviderRules } from './sandbox-providers.js';
 import { RUN_LOG_ONLY } from './sections.js';
 import { logStallRules } from './stall.js';
 import { userCodeRules } from './usercode.js';
@@ -35,15 +41,21 @@ const ALL = [
   ...runOnly(ncclRules),
   ...runOnly(rayRules),
   ...k8sRules,
+  ...kubeSchedulerRules,
+  ...ociRuntimeRules,
+  ...sandboxProviderRules,
   ...buildRules,
+  ...registryRules,
   ...gatewayRules,
   ...networkRules,
   ...configRules,
   ...validationRules,
   ...harborRules,
   ...agentRules,
+  ...agentStartRules,
   ...verifierRules,
   ...outcomeRules,
+  ...evalHarnessRules,
   ...userCodeRules,
 ];
 

@@ -35,6 +35,9 @@ function k8sStatusExtract(_line: string, m: RegExpExecArray): Extracted {
   return { classOverride: null };
 }
 
+/** An image build tool's own error line: registry answers there are that build failing (its base image). */
+export const BUILD_ERROR_LINE = /failed to solve|^error building image: |While performing build|Unable to build from|building at STEP|creating build container: /;
+
 export const k8sRules = defineRules([
   {
     // Who answered: the kube-apiserver, as kubectl renders its Status (kubectl/pkg/cmd/util helpers.go
@@ -68,8 +71,7 @@ export const k8sRules = defineRules([
       /pull access denied|manifest unknown/,
       /\btoomanyrequests: You have reached your pull rate limit|\bTOOMANYREQUESTS: /,
     ],
-    // The same registry answers inside an image build's own error line are that build failing (its base image).
-    unless: [/failed to solve|^error building image: |While performing build|Unable to build from|building at STEP|creating build container: /],
+    unless: [BUILD_ERROR_LINE],
     strength: 76,
     why: 'the container image could not be pulled',
     hint: 'The image could not be pulled: check the image name and tag, that it exists in that registry, and the imagePullSecrets / registry credentials.',

@@ -1,0 +1,43 @@
+// Harnesses that cannot grade an instance: SWE-bench's markers and exceptions, git apply / patch rejects.
+import { describe, expect, it } from 'vitest';
+import { classifyText } from '../helpers.js';
+
+function top(text: string, path?: string): [string, string | undefined] {
+  const d = classifyText(text, path);
+  return [d.class, d.evidence[0]?.rule];
+}
+
+describe('SWE-bench harness', () => {
+  it('a test run that timed out or errored leaves the instance ungraded', () => {
+    expect(top('2025-01-10 10:02:11,532 - INFO - >>>>> Tests Timed Out\nTimeout error: 1800 seconds exceeded.')).toEqual(['verifier.failure', 'harness.swebench_ungraded']);
+  });
+  it("EvaluationError's message", () => {
+    expect(top('Error in evaluation for django__django-11099: >>>>> Reset Failed\nCheck (logs/run_evaluation/r1/gold/django__django-11099/run_instance.log) for more information.')).toEqual(['verifier.failure', 'harness.swebench_ungraded']);
+  });
+  it('a crash inside its reporting code (an empty report.json)', () => {
+    const log = 'Traceback (most recent call last):\n  File "/usr/local/lib/python3.11/site-packages/swebench/harness/reporting.py", line 68, in make_run_report\n    report = json.loads(report_file.read_text())\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)';
+    expect(top(log)).toEqual(['verifier.failure', 'harness.swebench_report_failed']);
+  });
+});
+
+describe('patches that do not apply', () => {
+  it("git apply's context mismatch, also inside a bytes repr", () => {
+    expect(top('error: patch failed: src/app/models.py:120\nerror: src/app/models.py: patch does not apply')).toEqual(['verifier.failure', 'harness.patch_not_applied']);
+    expect(top("INFO - b'Checking patch go.sum...\\nerror: while searching for:\\ngolang.org/x/net v0.21.0 h1:abc=\\n'")).toEqual(['verifier.failure', 'harness.patch_not_applied']);
+  });
+  it("GNU patch's rejected hunks", () => {
+    expect(top('patching file lib/core.py\nHunk #2 FAILED at 88.\n1 out of 2 hunks FAILED -- saving rejects to file lib/core.py.rej')[0]).toBe('verifier.failure');
+  });
+  it("a patch the agent applies in its own session is the agent's work", () => {
+    expect(top('==> agent/claude-code.txt <==\nerror: patch failed: src/app/models.py:120\nerror: src/app/models.py: patch does not apply')[0]).not.toBe('verifier.failure');
+  });
+  it("a malformed patch (the model's own output) is not called a verifier failure", () => {
+    expect(top(">>>>> Patch Apply Failed:\npatching file astropy/io/fits/card.py\npatch: **** malformed patch at line 14: diff --git a/x b/x")[0]).not.toBe('verifier.failure');
+  });
+});
+
+describe('reward functions under a time limit', () => {
+  it("AReaL's timeout that records 0", () => {
+    expect(top('WARNING 2025-06-01 10:00:00 Reward API: Computing reward timeout after 15s. Set reward to 0.')).toEqual(['verifier.failure', 'harness.reward_timeout']);
+  });
+});
