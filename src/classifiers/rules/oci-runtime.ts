@@ -1,5 +1,4 @@
-// Container runtimes failing to start a container's process (runc, containerd's shim, dockerd), and the
-// Kubernetes API server failing to reach the kubelet that runs a sandbox. The wording is runc's error chain
+// Container runtimes failing to start a container's process (runc, containerd's shim, dockerd). The wording is runc's error chain
 // (create.go "runc create failed: …", libcontainer/container_linux.go "unable to start container process:
 // …", libcontainer/process_linux.go "error during container init: …"; runc ≤ 1.0 "container_linux.go:N:
 // starting container process caused …", docker ≤ 17 "oci runtime error: …") wrapped by containerd
@@ -36,17 +35,5 @@ export const ociRuntimeRules = defineRules([
     strength: 70,
     why: "the container's entrypoint is a binary for another CPU architecture (exec format error)",
     hint: "The image was built for another CPU architecture than the node's (arm64 vs amd64): build it for the node's platform (docker buildx --platform linux/amd64) or pick a multi-arch image, then retry.",
-  },
-  {
-    // kube-apiserver's upgrade-aware proxy to the kubelet (staging/src/k8s.io/apimachinery/pkg/util/proxy/
-    // upgradeaware.go: "error dialing backend: %v"), which every kubectl exec/attach/logs/port-forward goes
-    // through: the API server could not reach the kubelet of the sandbox's node (port 10250), i.e. the node or
-    // its kubelet is gone or down, not the harness's own network.
-    id: 'k8s.kubelet_unreachable',
-    class: 'sandbox.failure',
-    patterns: [/\bError from server: error dialing backend: /],
-    strength: 64,
-    why: "the API server could not reach the kubelet of the sandbox's node (exec/logs into the Pod failed)",
-    hint: "kubectl exec/logs failed because the API server could not reach the node's kubelet (port 10250): the node is down or NotReady, the Pod was being deleted, or the kubelet port is firewalled. Check the node's conditions and the Pod's events, then retry the trial.",
   },
 ]);

@@ -1,18 +1,16 @@
-// Container registry answers (Docker Hub, ghcr, any OCI distribution registry) by the context the producer
-// gives them. The same refusal (HTTP 429 / distribution errcode TOOMANYREQUESTS "toomanyrequests: …",
+// Container registry refusals printed by an image build tool. The same refusal (HTTP 429 / distribution errcode TOOMANYREQUESTS "toomanyrequests: …",
 // containerd's "unexpected status from HEAD request to https://…/v2/<name>/manifests/<ref>: 429 Too Many
 // Requests", its fetcher's "failed to copy: httpReadSeeker: failed open: unexpected status code …") is
 // - an image build failing when a build tool printed it: buildx prints every error as "ERROR: <err>"
 //   (docker/buildx cmd/buildx main.go), BuildKit's plain progress as "#N ERROR: <err>" (util/progress/
 //   progressui), and docker/setup-buildx-action re-raises buildx's own output as "Error: ERROR: …";
 // - a sandbox that cannot start when a pull for a container said it (kubelet ErrImagePull, dockerd
-//   "Error response from daemon", "error pulling image configuration"): k8s.image_pull and this file's
-//   registry.pull_refused;
-// - never an LLM gateway's rate limit: a URL of the registry API (/v2/<name>/manifests|blobs/) or the
-//   distribution error code names the registry (gateway.ts keeps "Too Many Requests" from model endpoints).
+//   "Error response from daemon"): k8s.image_pull, and a bare status line by who answered (answerer.ts);
+// - never an LLM gateway's rate limit.
+// buildx's "ERROR: " line is not one answerer.ts's BUILD_SHAPE knows, and on it k8s.image_pull would name
+// the registry's words a sandbox pull: this rule reads the build tool's line as the build's.
 import { defineRules } from '../rule.js';
 import { REGISTRY_UNREACHABLE } from './build.js';
-import { BUILD_ERROR_LINE } from './k8s.js';
 
 /** A registry API URL (OCI distribution spec: /v2/<name>/manifests/<reference>, /v2/<name>/blobs/<digest>). */
 const REGISTRY_URL = String.raw`https?://[^\s/]{1,253}/v2/\S{1,300}/(?:manifests|blobs)/`;
@@ -30,19 +28,5 @@ export const registryRules = defineRules([
     strength: 78,
     why: "the image build could not fetch its base image or layers: the registry refused (pull rate limit, not found, denied)",
     hint: "The build's base image could not be fetched: a 429/toomanyrequests is Docker Hub's anonymous pull rate limit (docker login with an account, a pull-through mirror, or pre-pulled base images fix it); not found / denied is a wrong base image name or missing credentials. The build never ran its steps; retry once the limit resets.",
-  },
-  {
-    id: 'registry.pull_refused',
-    class: 'sandbox.failure',
-    patterns: [
-      new RegExp(String.raw`${REGISTRY_URL}\S{0,200}:? (?:429 Too Many Requests|403 Forbidden|401 Unauthorized)`),
-      /\berror pulling image configuration: /,
-      /\btoomanyrequests: /,
-    ],
-    // A build tool's own line is the build's (registry.build_pull_refused, build.failed).
-    unless: [BUILD_ERROR_LINE, /^(?:Error: )?(?:#\d+ )?ERROR: /],
-    strength: 70,
-    why: "the registry refused to serve a container image (pull rate limit, auth): the container cannot start",
-    hint: "The container image could not be pulled: toomanyrequests / 429 is Docker Hub's pull rate limit (authenticate the pulls, use a mirror or pre-pull), 401/403 missing registry credentials. Nothing in the run itself failed; retry once the images can be pulled.",
   },
 ]);

@@ -2,8 +2,7 @@
 // Daytona, E2B and the OpenHands runtime client. Each SDK raises its own exception classes with its own
 // message templates (read in each SDK's source, cited per row); an exception of one of these SDKs means the
 // sandbox (its creation, its lifetime, the provider's API in front of it) failed, not the agent or the model.
-// A 5xx from a sandbox provider's API is decided by the URL it names: the runtime API of a sandbox is not
-// an LLM gateway (gateway.ts keeps the model endpoints).
+// A bare HTTP status from a sandbox provider's API is classed by who answered it (rules/answerer.ts).
 import type { Extracted } from '../rule.js';
 import { defineRules } from '../rule.js';
 
@@ -78,17 +77,14 @@ export const sandboxProviderRules = defineRules([
     hint: "Daytona could not bring the sandbox up: its state went to error (the error reason names why: the runner, the toolbox daemon, resources) or it stayed in creating past the timeout. Retry on another runner/region; a build_failed state is the snapshot image failing to build.",
   },
   {
-    // Daytona SDK's `intercept_errors(message_prefix="Failed to …: ")` (_utils/errors.py) wraps every API
-    // and toolbox call; an OpenAPI-generated ApiException without a JSON body keeps its own str() "(502)\n
-    // Reason: Bad Gateway" after that prefix ("Failed to execute command: (502) Reason: Bad Gateway"). The
-    // status is the sandbox API's (Daytona proxy / toolbox daemon), not a model endpoint's.
+    // Daytona SDK exception classes (libs/sdk-python/src/daytona/common/errors.py; `intercept_errors` in
+    // _utils/errors.py re-raises every API and toolbox failure as one of them, DaytonaRateLimitError for 429).
+    // A bare one-line "Failed to …: (502) Reason: …" is classed by who answered (rules/answerer.ts). The
+    // OpenAPI ApiException's own str() is multi-line ("(502)\nReason: Bad Gateway\n"), so in a log the prefix
+    // line ends at the status and the reason phrase (which the gateway rules would read) follows alone.
     id: 'sandbox.daytona_api',
     class: 'sandbox.failure',
-    patterns: [
-      /\bFailed to [a-z][a-z ]{2,60}: \((?:5\d\d|404|408|409|429)\)(?:\s*Reason: |\s*$)/,
-      /\b(?:daytona(?:_sdk)?\.[\w.]{1,60}\.)?Daytona(?:RateLimit|Timeout)?Error: /,
-    ],
-    // Above gateway.rate_limited (66): DaytonaRateLimitError's "Rate limit exceeded" is Daytona's API.
+    patterns: [/\b(?:daytona(?:_sdk)?\.[\w.]{1,60}\.)?Daytona(?:RateLimit|Timeout)?Error: /, /\bFailed to [a-z][a-z ]{2,60}: \((?:5\d\d|404|408|409|429)\)\s*$/],
     strength: 68,
     why: "Daytona's API or the sandbox's toolbox failed the harness's call",
     hint: "The Daytona API (or the toolbox daemon inside the sandbox) failed the call: a 502/503 there means the sandbox's toolbox is not answering (not started, crashed, runner overloaded), 429 the Daytona rate limit. Check the sandbox state, then retry the trial.",
@@ -131,22 +127,5 @@ export const sandboxProviderRules = defineRules([
     extract: (line) => (/\bAgentRuntimeBuildError\b/.test(line) ? { classOverride: 'image.build_failure' } : {}),
     why: "the agent's runtime sandbox (OpenHands) was not ready, crashed or stopped answering",
     hint: "The OpenHands runtime sandbox never became ready or stopped answering (its pod stayed Pending, crashed, or the runtime API lost it): check the runtime cluster's pod events (scheduling, startup probe, OOM), raise the runtime startup timeout, and retry the instance.",
-  },
-  {
-    // The decision between a sandbox runtime and an LLM gateway for an HTTP 5xx: the URL. OpenHands'
-    // action-execution server endpoints (runtime/action_execution_server.py: /execute_action, /alive,
-    // /server_info, /list_files, /upload_file, /download_files) and remote runtime hosts (*runtime*.all-hands.dev),
-    // Daytona's toolbox API (/toolbox/ under its proxy), E2B's hosts (*.e2b.dev, *.e2b.app). A model
-    // endpoint (/v1/chat/completions, /v1/messages) never has these, so gateway.server_error keeps those.
-    id: 'sandbox.runtime_api_status',
-    class: 'sandbox.failure',
-    patterns: [
-      /\b(?:5\d\d|404)\b[^\n]{0,200}https?:\/\/(?:[\w.-]{0,120}runtime[\w-]{0,60}\.all-hands\.dev|[\w.-]{1,120}\.e2b\.(?:dev|app)|[^\s'"]{1,200}\/toolbox\/|[^\s'"]{1,200}\/(?:execute_action|alive|server_info|list_files|upload_file|download_files)\b)/,
-      /https?:\/\/(?:[\w.-]{0,120}runtime[\w-]{0,60}\.all-hands\.dev|[\w.-]{1,120}\.e2b\.(?:dev|app)|[^\s'"]{1,200}\/toolbox\/|[^\s'"]{1,200}\/(?:execute_action|alive|server_info|list_files|upload_file|download_files)\b)[^\s'"]{0,200}['"]?:? [^\n]{0,80}\b(?:5\d\d|404)\b/,
-    ],
-    unless: [/\/v1\/(?:chat\/completions|completions|messages|responses|embeddings)\b/],
-    strength: 62,
-    why: "the sandbox's runtime API (not a model endpoint) answered 5xx: the sandbox behind it is not serving",
-    hint: "A 5xx from the sandbox runtime's own API (the URL is the runtime's, not a model endpoint's): the runtime pod/container behind it is not up (startup probe failing, crashed, evicted) or its ingress lost it. Read the runtime's pod events and logs, then retry the instance.",
   },
 ]);
