@@ -14,8 +14,9 @@ export const evalHarnessRules = defineRules([
     id: 'harness.swebench_ungraded',
     class: 'verifier.failure',
     patterns: [
-      // Not APPLY_PATCH_FAIL on its own: a model's malformed patch fails there too, and harnesses differ on
-      // whether that is scored (evalscope: unresolved) or an error (SWE-bench); git's words below decide.
+      // Not APPLY_PATCH_FAIL on its own (rules/outcome.ts reads it as graded unresolved, as evalscope scores it;
+      // SWE-bench's run_instance raises EvaluationError and counts the instance under errors): git's own
+      // words below, when the log has them, say the checkout and the patch disagree.
       /^(?:\S.{0,120}[:\]-] )?>>>>> (?:Reset Failed|Tests Errored|Tests Timed Out)\b/,
       /\bError in evaluation for \S{1,200}: /,
       /\bError in evaluating model for \S{1,200}: /,
