@@ -109,8 +109,7 @@ export const sandboxProviderRules = defineRules([
   },
   {
     // OpenHands core/exceptions.py AgentRuntimeError family, raised by its runtimes
-    // (runtime/impl/remote/remote_runtime.py and the docker/local runtimes): "Runtime (ID=…) is not yet
-    // ready. Status: pending", "Runtime is unavailable (status: failed). Please try again.", "Runtime crashed
+    // (runtime/impl/remote/remote_runtime.py and the docker/local runtimes): "Runtime is unavailable (status: failed). Please try again.", "Runtime crashed
     // and is being restarted, potentially due to memory usage.", 404/502/504 from the runtime → "Runtime is not
     // responding." / "Runtime is temporarily unavailable.", "Runtime /alive failed to respond with 200",
     // "Container image … does not exist". AgentRuntimeBuildError is the runtime image build.
@@ -118,11 +117,15 @@ export const sandboxProviderRules = defineRules([
     class: 'sandbox.failure',
     patterns: [
       /\bAgentRuntime(?:Unavailable|NotReady|Disconnected|NotFound|Timeout|Build)?Error\b/,
-      /\bRuntime (?:\(ID=\S{1,120}\) )?(?:is )?not yet ready\b/,
       /\bRuntime is (?:unavailable \(status: |temporarily unavailable\b|not responding\b)/,
       /\bRuntime crashed and is being restarted\b/,
       /\bRuntime \/alive failed to respond with 200\b/,
     ],
+    // The runtime client waits for a runtime inside a tenacity retry loop (remote_runtime.py
+    // _wait_until_alive raises AgentRuntimeNotReadyError "Runtime (ID=…) is not yet ready. Status: pending"
+    // until it is): a retry line is a wait, not a failure. A log that ends in that wait is stall.ts's
+    // (LOG_ENDINGS, stall.ends_waiting).
+    unless: [/\bRetrying \S.{0,200} as it raised\b|\b(?:will retry|retrying)\b/i],
     strength: 70,
     extract: (line) => (/\bAgentRuntimeBuildError\b/.test(line) ? { classOverride: 'image.build_failure' } : {}),
     why: "the agent's runtime sandbox (OpenHands) was not ready, crashed or stopped answering",
