@@ -23,6 +23,9 @@ export const agentStartRules = defineRules([
       new RegExp(String.raw`\[Errno (?:8|13)\] (?:Exec format error|Permission denied): '(?:[^']{0,200}/)?(?:${BINARIES})'`),
       new RegExp(String.raw`\bspawn (?:\S{0,200}/)?(?:${BINARIES}) (?:ENOENT|ENOEXEC|EACCES)\b`),
       new RegExp(String.raw`(?:^|/)(?:${BINARIES}): cannot execute binary file`),
+      // A launcher checking for the CLI before it starts it ("codex CLI not found. Install with: npm install -g
+      // @openai/codex", "claude executable not found").
+      new RegExp(String.raw`\b(?:${BINARIES}) (?:CLI|binary|executable|command) (?:not found|was not found|is not installed)\b`, 'i'),
     ],
     strength: 60,
     extract: (line) => ({ command: new RegExp(String.raw`(${BINARIES})`).exec(line)?.[1] ?? null }),

@@ -30,6 +30,11 @@ export const buildRules = defineRules([
       // BuildKit's plain progress (--progress=plain, CI logs): a vertex that failed prints "#N ERROR: <err>"
       // (util/progress/progressui).
       /^#\d+ ERROR: /,
+      // The classic builder's instruction errors (moby builder/dockerfile: "COPY failed: file not found in build
+      // context or excluded by .dockerignore: …") and kaniko's Dockerfile lookup (cmd/executor/cmd/root.go:
+      // "error resolving dockerfile path: please provide a valid path to a Dockerfile within the build context").
+      /\b(?:COPY|ADD) failed: /,
+      /\berror resolving dockerfile path\b/,
       /[Ee]rror: creating build container: /,
       // buildah before 1.27 ("error creating build container: …") and since ("building at STEP \"RUN …\": …").
       /\berror creating build container: /,

@@ -27,6 +27,18 @@ export const evalHarnessRules = defineRules([
     hint: "The harness could not grade this instance, so it has no score (SWE-bench counts it under 'Instances with errors', not as unresolved): read the instance's run_instance.log for the step that failed (the patch not applying to the image's checkout, the eval script erroring, the test timeout). Fix the environment or the instance and re-run its evaluation.",
   },
   {
+    // SWE-bench looks up the image an instance runs in before it starts it: run_evaluation.py "Image {image}
+    // not found for {instance_id}" (docker_build.py before it: "Environment image {image} not found for
+    // {instance_id}", a BuildImageError): the image was never built or pulled (an arm64 host asks for
+    // sweb.env.arm64.* that nobody built), so the instance cannot run.
+    id: 'harness.swebench_image_missing',
+    class: 'image.build_failure',
+    patterns: [/\b(?:Environment |Base )?[Ii]mage \S{1,200} not found for \S{1,200}/],
+    strength: 60,
+    why: "the evaluation harness found no image for the instance: it was never built (or pulled) for this host",
+    hint: "SWE-bench found no image for the instance: build the environment/instance images first (--cache_level, prepare_images) for this host's architecture (arm64 hosts need --namespace '' and local builds), or pull the published x86_64 images, then re-run.",
+  },
+  {
     // The patch and the checkout disagree (a hunk's context is not there). Not git's "corrupt patch" / patch's
     // "malformed patch": a patch that is itself garbage is the agent's output, which harnesses score.
     // Only in the run's logs and a verifier's output: an agent applying patches in its own session is its work.

@@ -49,7 +49,7 @@ export const sandboxProviderRules = defineRules([
     // (py/modal/cli/shell.py); all are the sandbox gone (killed, expired, cleaned up).
     id: 'sandbox.not_found',
     class: 'sandbox.failure',
-    patterns: [/\bSandbox \S{1,120} not found\b/, /\bSandbox with (?:container )?ID(?: or name)? \S{1,120} not found\b/, /\bSandboxNotFoundException\b|\bDaytonaNotFoundError\b/],
+    patterns: [/\bNo sandbox found\b/, /\bSandbox \S{1,120} not found\b/, /\bSandbox with (?:container )?ID(?: or name)? \S{1,120} not found\b/, /\bSandboxNotFoundException\b|\bDaytonaNotFoundError\b/],
     strength: 66,
     why: 'the sandbox provider no longer knew the sandbox: it was killed, expired or cleaned up under the trial',
     hint: 'The sandbox was gone when the harness used it (its provider timeout or TTL ran out, it was killed, or a cleanup removed it early): make the sandbox lifetime exceed the whole trial (agent + verifier), then retry.',
