@@ -431,7 +431,8 @@ export class Engine implements LogClassifier {
         guess = vocabularyGuess(this.unflaggedLines(), vocabulary(), RULESET_VERSION, 'unflagged');
       });
     }
-    return guess ?? d;
+    if (guess) return guess;
+    return d;
   }
 
   /** The lines the fallback reads when none is flagged: the kept worded lines and the run logs' last lines, once each, in order. */

@@ -8,7 +8,7 @@
 // producers' source. A log whose last line is a failure line, a success line or plain prose ends in no wait.
 import { parseLogTime, splitPrefix, visibleText } from '../logline.js';
 import { holdsFailureMarker, isFailureLine } from './failure-lines.js';
-import { LOG_ENDINGS } from './rules/stall.js';
+import { LOG_ENDINGS, SUCCESS_ENDINGS } from './rules/stall.js';
 import type { SignalOf } from './signals.js';
 
 /** Bytes kept of the end of each file: enough for TAIL_LINES lines of ordinary length. */
@@ -101,11 +101,14 @@ type Ending = Omit<SignalOf<'log-ending'>, 'kind' | 'at'>;
 export function logEnding(file: string, lines: readonly TailLine[]): SignalOf<'log-ending'> | null {
   const meaningful = lines.filter((l) => !NOISE.test(l.text));
   const last = meaningful[meaningful.length - 1];
-  if (!last || isFailureLine(last.text)) return null;
+  if (!last || isFailureLine(last.text) || finished(last)) return null;
   const at = (l: TailLine) => ({ kind: 'log-ending' as const, at: { file, line: l.line } });
   const ending = endingOf(meaningful);
   return ending ? { ...at(ending.l), ...ending.e } : null;
 }
+
+/** The run's own words for having finished (SUCCESS_ENDINGS) end the log: no stall. */
+const finished = (l: TailLine): boolean => SUCCESS_ENDINGS.some((re) => re.test(l.text));
 
 function endingOf(meaningful: readonly TailLine[]): { l: TailLine; e: Ending } | null {
   const last = meaningful[meaningful.length - 1]!;

@@ -12,7 +12,7 @@ import { AGENT_LOOPS } from './rules/agent.js';
 import { LEXICON, type LexiconEntry } from './rules/lexicon.js';
 import { INFO_LEVELS, LOWER_LEVELS, SEVERITY_MARKERS, type SeverityMarker } from './rules/severity.js';
 import { RULES } from './rules/index.js';
-import { HELPER_BOTTOM, LOG_ENDINGS, PY_SPY_FRAME_KEYS, WAIT_FRAMES, type WaitFrame } from './rules/stall.js';
+import { HELPER_BOTTOM, LOG_ENDINGS, PY_SPY_FRAME_KEYS, SUCCESS_ENDINGS, WAIT_FRAMES, type WaitFrame } from './rules/stall.js';
 import { TEST_RUNNERS } from './rules/verifier.js';
 
 /** Bump when engine or resolution code changes what a bundle is classified as. */
@@ -47,6 +47,7 @@ export function rulesetVersion(
   h.update(JSON.stringify(['helper-bottom', re(HELPER_BOTTOM), PY_SPY_FRAME_KEYS]));
   // How a log ends (tail.ts): which last lines are a wait decides stall.ends_waiting as much as a rule's patterns.
   for (const w of LOG_ENDINGS) h.update(JSON.stringify(['log-ending', re(w.re), !!w.atHead, w.cls ?? null]));
+  h.update(JSON.stringify(['success-ending', SUCCESS_ENDINGS.map(re)]));
   // Which positions report a condition absent (rules/absence.ts) decides whether a matched line is evidence at all.
   h.update(JSON.stringify(['absence', re(ABSENCE_BEFORE), re(ABSENCE_AFTER)]));
   // The vocabulary fallback's data (fallback.ts): which lines it reads and the words it weighs.

@@ -137,6 +137,25 @@ describe('a heartbeat and a progress bar at the end', () => {
   });
 });
 
+describe("a producer's words for having finished", () => {
+  it('end the log: a server that reported running requests and then the run completed is no stall', () => {
+    for (const done of [
+      '[titan] 2025-08-21 11:20:00,001 - root - INFO - Training completed. Do not forget to share your model on huggingface.co/models =)',
+      'INFO:torch.distributed.elastic.agent.server.api:[default] worker group successfully finished. Waiting 300 seconds for other agents to finish.',
+      'Process finished with exit code 0',
+    ]) {
+      expect(classifyText(lines(vllmStats(0, 2, 0), done)).class, done).toBe('unknown');
+    }
+  });
+
+  it('a periodic line that says its work finished is no heartbeat of a stalled run', () => {
+    const sync = (s: number) => `2026-12-02 10:00:${String(s).padStart(2, '0')},000 INFO uploader: checkpoint sync of step_4000 finished`;
+    expect(classifyText(lines(sync(0), sync(10), sync(20))).class).toBe('unknown');
+    const busy = (s: number) => `2026-12-02 10:00:${String(s).padStart(2, '0')},000 INFO uploader: checkpoint sync of step_4000 in progress`;
+    expect(classifyText(lines(busy(0), busy(10), busy(20))).evidence[0]!.rule).toBe('stall.ends_repeating');
+  });
+});
+
 describe('where the logs alone do not decide', () => {
   it('a Harbor trial is decided from its records, not from how its log ends', () => {
     const d = classifyFiles({ 'harbor/trial.log': lines('Waiting for the sandbox to be ready...', 'Waiting for the sandbox to be ready...') });

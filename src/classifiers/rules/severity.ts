@@ -144,7 +144,8 @@ export const INFO_LEVELS: readonly SeverityMarker[] = [
   {
     // The same places as LOWER_LEVELS' Python logging row, INFO/DEBUG/TRACE/NOTICE only; NCCL's `host:pid:tid [dev] NCCL INFO`.
     producer: 'Python logging INFO/DEBUG, vLLM, loguru, NCCL INFO',
-    re: /^(?:\S+\s+){0,3}(?:\[[^\]]{0,40}\])*\[?\|?\s?(?:INFO|DEBUG|TRACE|NOTICE)\s*[\]|:]?(?:\s|:|$)/,
+    // Up to six fields before it: `[titan] 2025-08-21 11:19:52,951 - root - INFO - …` (a logger name between dashes).
+    re: /^(?:\S+\s+){0,6}(?:\[[^\]]{0,40}\])*\[?\|?\s?(?:INFO|DEBUG|TRACE|NOTICE)\s*[\]|:]?(?:\s|:|$)/,
   },
   { producer: 'logrus/slog level=info|debug', re: /\blevel=(?:info|debug|trace|INFO|DEBUG)\b/ },
 ];

@@ -379,3 +379,21 @@ export const LOG_ENDINGS: readonly LogEnding[] = [
     awaits: 'something that stays pending',
   },
 ];
+
+/**
+ * A run's own words for having finished, as its last line: no ending of the log is a stall then (a
+ * healthy log that ends in metrics or INFO output followed by one of these finished). From the producers'
+ * source: transformers Trainer ("Training completed. Do not forget to share your model"), Lightning's
+ * fit loop ("`Trainer.fit` stopped: `max_epochs=3` reached."), torchelastic's agent ("worker group
+ * successfully finished", older "Local worker group finished (WorkerState.SUCCEEDED)"), uvicorn's
+ * lifespan ("Application shutdown complete.", "Finished server process"), IDE/shell runners ("Process
+ * finished with exit code 0"), and the generic words of a clean end.
+ */
+export const SUCCESS_ENDINGS: readonly RegExp[] = [
+  /Training completed\. Do not forget to share your model/,
+  /`Trainer\.fit` stopped: /,
+  /worker group successfully finished|Local worker group finished \(WorkerState\.SUCCEEDED\)/,
+  /Application shutdown complete\.|Finished server process \[\d+\]/,
+  /\b(?:exit(?:ed)?(?: with)? (?:code|status)|exitcode\s*:?)\s*0\b(?!\.\d)/i,
+  /\b(?:[Cc]ompleted|[Ff]inished|[Ss]ucceeded|[Dd]one)(?: successfully)?[.!]?\s*$|\bsuccessfully\b/,
+];
