@@ -218,6 +218,9 @@ export const hostRules = defineRules([
       /died due to signal 9 \(Kill signal\)/,
       // CPython's CalledProcessError for a child killed by a signal: "Command '[…]' died with <Signals.SIGKILL: 9>."
       /died with <Signals\.SIGKILL: 9>/,
+      // Go's os/exec ExitError for a SIGKILLed child (ProcessState.String: "signal: killed"), as Go servers
+      // report their runner: Ollama "llama runner process has terminated: signal: killed".
+      /\b(?:process|runner|command|child)\b.{0,80}\bsignal: killed\b/,
       // systemd: "trainer.service: Main process exited, code=killed, status=9/KILL".
       /Main process exited, code=killed, status=9\/KILL/,
     ],
@@ -284,12 +287,19 @@ export const hostRules = defineRules([
       /SignalException: Process \d+ got signal: (\d{1,2})/,
       // DeepSpeed's launcher (launcher/launch.py sigkill_handler) when it is itself sent SIGTERM.
       /sigkill_handler\] Main process received SIGTERM, exiting/,
+      // torchelastic passes the signal it received on to its workers (multiprocessing/api.py _close:
+      // "Sending process %s closing signal %s"): SIGTERM is also its own teardown after a failure, SIGHUP
+      // only ever came from outside (the terminal or SSH session closed).
+      /Sending process \d+ closing signal (SIG[A-Z]{2,6})\b/,
     ],
     // SIGINT (2) is a terminal's Ctrl-C: ruled out here, so the line is judged and no fallback reads its words as a kill.
     unless: [/Received (?:2|SIGINT|Signals\.SIGINT) death signal|got signal: 2\b/],
     strength: 45,
+    // The teardown's own SIGTERM (or a Ctrl-C's SIGINT) passed on is judged here and dropped: no kill from outside.
     extract: (line) =>
-      /Received 1 |got signal: 1\b|SIGHUP/.test(line)
+      /closing signal SIG/.test(line) && !/closing signal SIGHUP\b/.test(line)
+        ? { classOverride: null }
+        : /Received 1 |got signal: 1\b|SIGHUP/.test(line)
         ? { hint: 'The launcher received SIGHUP: the terminal or SSH session that started it went away (nohup does not shield torchrun, whose agent installs its own handler). Start long runs under tmux/screen, setsid, or a batch scheduler.' }
         : {},
     why: 'the launcher (torchrun/torchelastic agent) received a termination signal from outside and shut the workers down',
@@ -311,11 +321,16 @@ export const hostRules = defineRules([
       /systemd-logind(?:\[\d{1,10}\])?:? (?:Powering off\.\.\.|System is powering down)/,
       /\bcompute\.instances\.preempted\b|\bInstance was preempted\b/,
       /EC2 Spot Instance Interruption Warning|Spot Interruption event received/,
+      // Spot runners relaying the IMDS spot/instance-action notice ("Spot interruption payload received: {\"action\":\"terminate\"…}",
+      // "Instance is going to be interrupted in 2 minutes").
+      /\b[Ss]pot [Ii]nterruption (?:payload|notice|warning) received\b|\b[Ii]nstance is going to be interrupted in \d+ minutes?/,
+      // GitHub Actions runner (actions/runner Runner.Listener) stopped under a job: "The runner has received a shutdown signal."
+      /The runner has received a shutdown signal\./,
       /^(?:.{0,40}\s)?evicting pod [\w.-]{1,253}\/[\w.-]{1,253}\s*$/,
     ],
     strength: 50,
     extract: (line) => {
-      const why = /Power key|Powering off|powering down/.test(line) ? 'the VM being powered off (ACPI power button: how a GCE preemptible/spot VM is stopped)' : /Spot/.test(line) ? 'an AWS spot interruption' : /preempted/.test(line) ? 'a GCE preemption' : 'a node drain';
+      const why = /Power key|Powering off|powering down/.test(line) ? 'the VM being powered off (ACPI power button: how a GCE preemptible/spot VM is stopped)' : /runner has received a shutdown signal/.test(line) ? 'the CI runner being shut down (its service stopped, or its spot/ephemeral machine reclaimed)' : /[Ss]pot|interrupted in/.test(line) ? 'an AWS spot interruption' : /preempted/.test(line) ? 'a GCE preemption' : 'a node drain';
       return { killedFor: why, hint: `The host was taken away under the run by ${why}; nothing failed inside it. On preemptible/spot capacity: checkpoint often and resume (the job is requeue-safe only if it can restart from its last checkpoint), or run on on-demand capacity; for a drain, ask who drained the node (kubectl get events, the cluster autoscaler).` };
     },
     why: 'the host was powered off, preempted or drained under the run',
