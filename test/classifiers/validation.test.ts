@@ -197,6 +197,18 @@ describe("a settings check's message from installed code or with no frames (conf
   });
 });
 
+describe('a check that takes one rank down', () => {
+  it("is the root cause of the other ranks' watchdog timeouts", () => {
+    const log = [
+      grpoConfig,
+      '[rank1]:[E1202 06:10:41.311245 812 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=3, OpType=BROADCAST, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600088 milliseconds before timing out.',
+    ].join('\n');
+    const d = classifyText(log);
+    expect(d.class).toBe('config.error');
+    expect(d.evidence[0]?.rule).toBe('config.validation_site');
+  });
+});
+
 describe('what stays a bug in the run\'s code', () => {
   it("a ValueError with a check's wording raised by the run's own helper is user.code_error", () => {
     const own = tb(
