@@ -224,29 +224,38 @@ const KV_KEY_CHAR = /[A-Za-z0-9_.-]/;
 const KV_AFTER_KEY = /["']?\s*[:=]/y;
 
 /**
- * Does the key holding the secret word at `p` end where key-value's pattern can follow it? A key
- * that key-value redacts is a run of KV_KEY_CHAR ending in one of its words and followed by
- * `["']?\s*[:=]`; the secret word that makes it secret lies in that run.
- */
-function kvKeyEnd(s: string, p: number): number {
-  let e = p;
-  while (e < s.length && KV_KEY_CHAR.test(s[e])) e++;
-  KV_AFTER_KEY.lastIndex = e;
-  return KV_AFTER_KEY.test(s) ? e : -1;
-}
-
-/**
  * Where key-value's pattern can match so as to redact: at one of its words ending a key that holds
  * a secret word. Elsewhere a match redacts nothing and moves its scan past no other word's start
  * (none of its words starts inside another's match), so trying these alone gives the same output.
+ * A key that key-value redacts is a run of KV_KEY_CHAR ending in one of its words and followed by
+ * `["']?\s*[:=]`; the secret word that makes it secret lies in that run. Each run is read once,
+ * however many secret words it holds (`key_key_…_key=`: one walk, not one per word), so the work is
+ * linear in the text.
  */
+/** Characters kvStarts has read walking keys, since the process started: the work bound's witness in tests. */
+export const kvWork = { keyCharsRead: 0 };
+
 function kvStarts(s: string, secretWords: readonly number[]): number[] {
-  const out = new Set<number>();
+  const out: number[] = [];
+  let runEnd = -1;
   for (const p of secretWords) {
-    const e = kvKeyEnd(s, p);
-    if (e >= 0) for (const len of KV_WORD_LENGTHS) if (e - len >= 0) out.add(e - len);
+    // Ascending words: one inside the run already read ends where that run ends (all KV_KEY_CHAR between).
+    if (p < runEnd) continue;
+    let e = p;
+    while (e < s.length && KV_KEY_CHAR.test(s[e]!)) e++;
+    kvWork.keyCharsRead += e - p;
+    runEnd = e;
+    KV_AFTER_KEY.lastIndex = e;
+    if (!KV_AFTER_KEY.test(s)) continue;
+    for (let k = KV_WORD_LENGTHS.length - 1; k >= 0; k--) if (e - KV_WORD_LENGTHS[k]! >= 0) out.push(e - KV_WORD_LENGTHS[k]!);
   }
-  return [...out].sort((a, b) => a - b);
+  // Each run adds its candidates ascending; runs at least a separator apart may still interleave
+  // (a run shorter than the longest word), so sort, then drop repeats.
+  out.sort((a, b) => a - b);
+  let n = 0;
+  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[n - 1]) out[n++] = out[i]!;
+  out.length = n;
+  return out;
 }
 
 function lineAt(s: string, p: number): [number, number] {

@@ -145,7 +145,9 @@ export const RULES: Rule[] = [
     // scheme://user:pass@host, and redis://:pass@host (no user)
     name: 'url-credentials',
     gate: line('@'),
-    re: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@"']*:)([^\s/@"']+)(@)/gi,
+    // A scheme is short (RFC 3986 gives no limit; git+ssh, postgresql, mongodb+srv): bounded, a start
+    // inside `key.key.key…` costs 32 steps, not the rest of the run.
+    re: /(\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s/:@"']*:)([^\s/@"']+)(@)/gi,
     replace: (_m, pre, val, at) => (isPlaceholder(val) ? null : `${pre}${REDACTED}${at}`),
   },
   {
@@ -153,7 +155,7 @@ export const RULES: Rule[] = [
     // remotes, pip's git+https). Long and holding a digit: `git@`, `jane.doe@`, `builder-bot@` stay.
     name: 'url-token-user',
     gate: line('@'),
-    re: /(\b[a-z][a-z0-9+.-]*:\/\/)([A-Za-z0-9_-]{20,})(@)/gi,
+    re: /(\b[a-z][a-z0-9+.-]{0,31}:\/\/)([A-Za-z0-9_-]{20,})(@)/gi,
     replace: (_m, pre, val, at) => (/[0-9]/.test(val) ? `${pre}${REDACTED}${at}` : null),
   },
   {
@@ -229,7 +231,9 @@ export const RULES: Rule[] = [
     // --api-key X` pairs --api-key with X)
     name: 'cli-flag',
     gate: { anchors: SECRET_KEY, keyLine: (l) => l.includes('--'), scope: 'line' },
-    re: /(--[A-Za-z][A-Za-z0-9_-]*)(=[ \t]*|[ \t]+(?![ \t]*--[A-Za-z]))((?:-(?!-))?[^\s"'-]?[^\s"']*)/g,
+    // A flag's name holds no `--` (where the next flag would start): a start in `--key--key…` reads to
+    // the next `--`, not to the end of the run, so the scan is linear.
+    re: /(--[A-Za-z](?:[A-Za-z0-9_]|-(?!-))*)(=[ \t]*|[ \t]+(?![ \t]*--[A-Za-z]))((?:-(?!-))?[^\s"'-]?[^\s"']*)/g,
     replace: (_m, flag, sep, val) => (val && isSecretKey(flag) && !isPlaceholder(val) ? `${flag}${sep}${REDACTED}` : null),
   },
   {
