@@ -35,7 +35,11 @@ export function closeUnreadBodies(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Unknown-token attempts per client address, in a sliding one-minute window. */
+/**
+ * Unknown-token attempts per client address (the TCP peer), in a sliding one-minute window. A blocked
+ * address is refused before its token is checked, valid or not: checking it would answer each guess.
+ * Clients behind one NAT or address-dropping proxy share a count (docs/scale-out.md says why and what to do).
+ */
 export class GuessThrottle {
   private readonly hits = new Map<string, number[]>();
   constructor(readonly perMinute: number) {}

@@ -6,6 +6,13 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli.js');
 
 /**
+ * How long a server may take to print its address. A cold start on a loaded CI machine (migrations,
+ * the ingest worker pool, two cores shared with other test files) took over 15 s; under the 60 s
+ * hook timeout (vitest.config.ts) so that this message, not vitest's, says what was waited for.
+ */
+const SERVER_START_MS = 45_000;
+
+/**
  * Starts `fdiag serve` as a real process on a free port; resolves once it listens. Its archive is
  * the data folder's on the run's backend (helpers/backends.ts) unless `env` names FDIAG_DB.
  */
@@ -18,7 +25,10 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
   const url = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 15_000);
+    const t = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`fdiag serve --data ${dataDir} (pid ${proc.pid}) printed no "listening on http://…" line within ${SERVER_START_MS / 1000} s; its output so far: ${out || '(none)'}`));
+    }, SERVER_START_MS);
     proc.stdout!.on('data', () => {
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) {
