@@ -1,6 +1,7 @@
 // GPU memory exhaustion and GPU/driver/runtime faults, from PyTorch, TensorFlow/JAX, vLLM, SGLang,
 // NCCL's own CUDA calls, and the kernel's Xid lines.
 import { defineRules, type Extracted } from '../rule.js';
+import { CUDA_STATUS_NAME_RE, type CudaErrorGroup, groupOfName, groupOfText } from './cuda-vocab.js';
 
 const UNITS: Record<string, number> = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4, PiB: 1024 ** 5, EiB: 1024 ** 6, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, PB: 1e15, EB: 1e18 };
 export function parseBytes(n: string, unit: string): number | undefined {
@@ -62,6 +63,17 @@ const NCCL_OWN_CUDA_HINT =
 const ARCH_MISMATCH_RE = /Bfloat16 is only supported on GPUs with compute capability of at least|no kernel image is available for execution on the device|invalid device function|cudaErrorNoKernelImageForDevice|cudaErrorInvalidDeviceFunction|CUDA_ERROR_NO_BINARY_FOR_GPU|no binary for GPU|with CUDA capability sm_\d+ is not compatible with the current PyTorch installation/;
 const ARCH_MISMATCH_HINT =
   "The installed PyTorch/NCCL/extension binaries contain no code for this GPU's compute capability (CUDA: invalid device function / no kernel image): install a build whose CUDA arch list includes the GPU (check torch.cuda.get_arch_list() against torch.cuda.get_device_capability()), or rebuild the extension with TORCH_CUDA_ARCH_LIST set for it.";
+
+/** What a group of the CUDA libraries' error vocabulary (cuda-vocab.ts) makes of a line. */
+const STATUS_VERDICT: Record<Exclude<CudaErrorGroup, 'skip'>, Extracted> = {
+  oom: { classOverride: 'cuda.oom', strength: 90, hint: 'GPU memory ran out (the CUDA library reports an allocation failure): lower the batch or sequence length, free the GPU of other processes, or shard the model further.' },
+  arch: { classOverride: 'config.error', strength: 85, hint: ARCH_MISMATCH_HINT },
+  ordinal: { classOverride: 'config.error', strength: 84, hint: 'A process asked for a GPU index that does not exist (invalid device ordinal): launch no more local ranks than visible GPUs and select the device by LOCAL_RANK.' },
+  env: { classOverride: 'cuda.error', strength: 84, hint: "The driver, the CUDA installation or the node is not in a state to run CUDA (no or too old a driver, a stub libcuda.so in a container without the NVIDIA runtime, a toolkit newer than the driver, devices busy or in exclusive mode, the MPS daemon): compare nvidia-smi's driver version with the CUDA build of the framework, check the container's GPU runtime and the device's compute mode." },
+  fault: { classOverride: 'cuda.error', strength: 84, hint: 'A GPU fault (illegal address, launch failure, ECC/NVLink error, a contained hardware error): re-run with CUDA_LAUNCH_BLOCKING=1 to find the kernel, check dmesg for Xid lines and nvidia-smi -q for ECC/remapped rows; drain the node if it repeats there.' },
+  usage: { classOverride: 'cuda.error', strength: 72, hint: 'The CUDA runtime or library rejected a call (an invalid argument, a launch configuration it cannot run, a stream-capture rule): usually a kernel of a library meeting a shape, dtype or version it does not support. Re-run with CUDA_LAUNCH_BLOCKING=1 to find the call; check the library versions against the CUDA build.' },
+  echo: { classOverride: 'cuda.error', strength: 30, hint: 'The CUDA driver or context was already going away (process shutdown, an earlier failure): look for the first error before this line.' },
+};
 
 export const cudaRules = defineRules([
   {
@@ -217,15 +229,49 @@ export const cudaRules = defineRules([
       /lib(?:cuda|cudart|cublas\w*|cudnn\w*|nvidia-ml|nccl)\.so[.\d]*: cannot open shared object file/,
       /GPU has fallen off the bus|fallen off the bus/,
       /CUDA error: (?:misaligned address|an illegal instruction|unknown error|operation not permitted when stream is capturing|the launch timed out|CUBLAS_STATUS_\w+|system not yet initialized|initialization error)/,
-      /CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|ARCH_MISMATCH)|CUDNN_STATUS_(?:INTERNAL_ERROR|EXECUTION_FAILED|MAPPING_ERROR|NOT_INITIALIZED|VERSION_MISMATCH|RUNTIME_PREREQUISITE_MISSING|LICENSE_ERROR)/,
+      /CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED)|CUDNN_STATUS_(?:INTERNAL_ERROR|EXECUTION_FAILED|MAPPING_ERROR|NOT_INITIALIZED|VERSION_MISMATCH|RUNTIME_PREREQUISITE_MISSING|LICENSE_ERROR)/,
       /cuda runtime error \((\d+)\)/,
       /cudaError_t \d+/,
     ],
     // An Xid line is the Xid rule's (it knows which Xids are hardware); an invalid device ordinal is a launch configuration (nccl.launch_config).
-    unless: [/device-side assert/, /out of memory/, /NVRM: Xid/, /invalid device ordinal/],
+    unless: [/device-side assert/, /out of memory/, /NVRM: Xid/, /invalid device ordinal/, /CUBLAS_STATUS_ARCH_MISMATCH/],
     strength: 86,
     why: 'the GPU, its driver or the CUDA runtime faulted',
     hint: 'A GPU/CUDA fault. Re-run with CUDA_LAUNCH_BLOCKING=1 to find the kernel; check dmesg for Xid errors (79: GPU fell off the bus, 48/63/64/94/95: ECC), nvidia-smi -q for retired/remapped pages, and the driver/CUDA version match. Repeated faults on one host mean drain the node.',
+  },
+  {
+    // Every cudaError_t / CUresult / cublasStatus_t / cudnnStatus_t / cusolverStatus_t, read through the
+    // table of cuda-vocab.ts (sources there): by the enum name anywhere on the line, else by the
+    // cudaGetErrorString / cuGetErrorString text after PyTorch's "CUDA error: " (c10/cuda/CUDAException.cpp)
+    // or "CUDA driver error: " (ATen/cuda/Exceptions.h AT_CUDA_DRIVER_CHECK), Triton's "Triton Error
+    // [CUDA]: ", or a C++ server's "CUDA Error: ". A text the table does not hold decides nothing here.
+    id: 'cuda.runtime_status',
+    class: 'cuda.error',
+    patterns: [
+      /CUDA error: (.{2,240})/,
+      /CUDA driver error: (.{2,240})/,
+      /Triton Error \[CUDA\]: (.{2,240})/,
+      /CUDA Error: (.{2,240})/,
+      /\b(cudaError[A-Z]\w{2,60})/,
+      /\b(CUDA_ERROR_[A-Z_]{3,60})/,
+      /\b(CUBLAS_STATUS_[A-Z_]{3,60})/,
+      /\b(CUDNN_STATUS_[A-Z_]{3,60})/,
+      /\b(CUSOLVER_STATUS_[A-Z_]{3,60})/,
+    ],
+    // Hint text and help that name errors without one happening.
+    unless: [/NCCL INFO/, /CUDA_LAUNCH_BLOCKING=1 (?:to|for)|Compile with `TORCH_USE_CUDA_DSA`/],
+    strength: 72,
+    extract: (line, m) => {
+      const name = CUDA_STATUS_NAME_RE.exec(line)?.[0];
+      const group = (name ? groupOfName(name) : undefined) ?? groupOfText(m[1] ?? '');
+      if (!group || group === 'skip') return { classOverride: null };
+      // TORCH_CUSOLVER_CHECK's own reading of the status it gets for a NaN input (ATen/cuda/Exceptions.h).
+      if (/This error may appear if the input matrix contains NaN/.test(line))
+        return { classOverride: 'user.code_error', strength: 72, cudaStatus: name, hint: 'cuSOLVER failed on its input, which PyTorch says usually means the matrix holds NaN/Inf: the values diverged before this call (check the loss and inputs for NaN; torch.autograd.set_detect_anomaly(True) finds the op).' };
+      return { ...STATUS_VERDICT[group], cudaStatus: name ?? (m[1] ?? '').slice(0, 80), cudaGroup: group };
+    },
+    why: 'a CUDA runtime, driver or math-library call returned an error status',
+    hint: 'A CUDA call failed; the status name says whether memory, the driver, the GPU or the call itself is at fault.',
   },
   {
     id: 'cuda.xid',
