@@ -194,11 +194,20 @@ export const ncclRules = defineRules([
       // correspond to a valid CUDA device", CUDA runtime API): torch.cuda.set_device(local_rank) with more
       // ranks per node than GPUs visible, or a hard-coded cuda:N. The request, not the GPU, is wrong.
       /invalid device ordinal/,
+      // Ranks or the application and the library on different NCCL releases (ncclInvalidUsage): src/init.cc
+      // "Mismatched NCCL version detected : rank %d version %d rank %d version %d" (bootstrap allgather of
+      // peer info), src/dev_runtime.cc "NCCL library is too old. This application was compiled with NCCL
+      // version %s, but is running with NCCL library version %s." / "… is not backwards compatible …",
+      // src/devcomm/devcomm_v*.cc "The application was compiled with too old version of NCCL".
+      /Mismatched NCCL version detected : rank \d+ version \d+ rank \d+ version \d+/,
+      /NCCL library is (?:too old|not backwards compatible)\. This application was compiled with NCCL version|The application was compiled with too old version of NCCL/,
     ],
     strength: 85,
     extract: (line) =>
       /invalid device ordinal/.test(line)
         ? { hint: 'A process asked for a GPU index that does not exist ("invalid device ordinal"): more ranks per node than GPUs visible (--nproc_per_node / --nproc-per-node larger than the devices in CUDA_VISIBLE_DEVICES), or a hard-coded cuda:N / device_ids. Launch as many local ranks as visible GPUs and select the device by LOCAL_RANK.' }
+        : /Mismatched NCCL version|compiled with (?:too old version of )?NCCL version|compiled with too old version of NCCL/.test(line)
+        ? { hint: 'The ranks (or the application and the NCCL library it loads) run different NCCL releases: every node must use the same image / the same nvidia-nccl wheel (check torch.cuda.nccl.version() and NCCL_DEBUG=INFO\'s "NCCL version" line on each node); an LD_LIBRARY_PATH or LD_PRELOAD pointing at another libnccl.so also does it.' }
         : /Failed to initialize any NET plugin/.test(line)
         ? { hint: 'NCCL could start none of its network transports: NCCL_NET names one this host does not have (IB without usable HCAs, an external plugin not installed), or the socket transport found no interface (NCCL_SOCKET_IFNAME matching nothing). Unset NCCL_NET or set it to what the host has; check NCCL_SOCKET_IFNAME against `ip addr`.' }
         : /Duplicate GPU|Multiple Ranks are using the same GPU/.test(line)
