@@ -125,13 +125,20 @@ describe('gateway / api', () => {
   it("a 5xx whose server log shows its own CUDA OOM is the OOM (sv-041)", () => {
     expect(cls("ERROR 03-19 10:55:18 [serving_chat.py:677] vllm.engine.multiprocessing.MQEngineDeadError: Engine loop is not running. Inspect the stacktrace to find the original error: OutOfMemoryError('CUDA out of memory. Tried to allocate 128.00 MiB. GPU 0 has a total capacity of 79.33 GiB of which 16.00 MiB is free.")).toBe('cuda.oom');
   });
-  // KNOWN CONFLICT, stop 19: relations.ts peer-not-listening (user.code_error before a refusal is its cause) contradicts the last assertion; open, see the closing note.
-  it.skip('a request error the client retries only wins when nothing else went wrong', () => {
+  it('a request error the client retries only wins when nothing else went wrong', () => {
     const retried = 'WARNING 01-05 00:20:01 client.py:88 Connection refused by http://127.0.0.1:8000/v1/completions, retrying in 5s';
     expect(cls(retried)).toBe('network.error');
     const bug = 'Traceback (most recent call last):\n  File "rollout.py", line 12, in score\n    return answer["reward"]\nKeyError: \'reward\'';
     expect(cls(`${retried}\n${bug}`)).toBe('user.code_error');
-    // Given up after retries: the error is the failure.
+  });
+  // Skipped because this assertion and relations.ts `peer-not-listening` disagree. That relation (tested in
+  // loud-symptoms.test.ts, "a client refused by a server that had already failed") takes a code error
+  // logged before a refused connection as the refusing server's crash. Here nothing shows that the
+  // traceback is the server's: no server start line, and rollout.py is the client's own code. The fix is to
+  // attribute the traceback to a process (needs a server-start signal the relation can read); until then
+  // the engine answers user.code_error here, and this test would fail.
+  it.skip('a client that gave up after retries, after an unrelated traceback of its own, is the network error', () => {
+    const bug = 'Traceback (most recent call last):\n  File "rollout.py", line 12, in score\n    return answer["reward"]\nKeyError: \'reward\'';
     expect(cls(`${bug}\nrequests.exceptions.ConnectionError: HTTPConnectionPool(host='127.0.0.1', port=8000): Max retries exceeded with url: /v1/completions (Caused by NewConnectionError('Failed to establish a new connection: [Errno 111] Connection refused'))`)).toBe('network.error');
   });
 
