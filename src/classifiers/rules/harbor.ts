@@ -16,6 +16,13 @@ const TB_FAILURE_MODE: Record<string, { class: FailureClass; strength: number; h
   context_length_exceeded: { class: 'gateway.4xx', strength: 60 },
 };
 
+/**
+ * The graded lines of a pytest session (_pytest/terminal.py short_test_summary "FAILED path::test - msg",
+ * "ERROR path - msg"; summary_stats "== 1 failed, 2 passed in 0.12s =="). Not its "short test summary
+ * info" separator: with -rA it heads PASSED lines too, so it says nothing about the score.
+ */
+const PYTEST_SUMMARY = [/^FAILED \S{1,300}::/, /=+ (?:\d+ failed|\d+ passed|\d+ errors?)(?:, \d+ \w+)* in [\d.]+s/, /^ERROR \S{1,300}\.py - /, /^ERROR \S{1,300}\.py::\S{1,200} - /];
+
 export const harborRules = defineRules([
   // Harbor's environments (0.13–0.22): the messages its GKE/Docker environments and trial loop write
   // (FORMATS §1.7; gke.py 0.21+: "Container not ready for exec…", "Pod … returned 500 error during upload").
@@ -118,10 +125,7 @@ export const harborRules = defineRules([
   {
     id: 'outcome.tests_failed',
     class: 'outcome.reward_zero',
-    // Not pytest's "short test summary info" separator: it heads PASSED lines as well (-rA), so it says
-    // nothing about the score; the FAILED / ERROR lines under it and the final counts line do
-    // (_pytest/terminal.py short_test_summary "FAILED path::test - msg", "ERROR path - msg"; summary_stats).
-    patterns: [/"rewards?":\s*(-?\d+(?:\.\d+)?)\b/, /^FAILED \S{1,300}::/, /=+ (?:\d+ failed|\d+ passed|\d+ errors?)(?:, \d+ \w+)* in [\d.]+s/, /^ERROR \S{1,300}\.py - /, /^ERROR \S{1,300}\.py::\S{1,200} - /, /"is_resolved":\s*false/, /"is_resolved":\s*true/],
+    patterns: [/"rewards?":\s*(-?\d+(?:\.\d+)?)\b/, ...PYTEST_SUMMARY, /"is_resolved":\s*false/, /"is_resolved":\s*true/],
     strength: 10,
     sections: ['verifier', 'result'],
     extract: (line): Extracted => {
@@ -138,10 +142,8 @@ export const harborRules = defineRules([
   {
     id: 'outcome.pytest_summary',
     class: 'outcome.reward_zero',
-    patterns: [/^FAILED \S{1,300}::/, /=+ (?:\d+ failed|\d+ passed|\d+ errors?)(?:, \d+ \w+)* in [\d.]+s/, /^ERROR \S{1,300}\.py - /, /^ERROR \S{1,300}\.py::\S{1,200} - /],
+    patterns: PYTEST_SUMMARY,
     // A pytest session summary is graded test output even in a pasted verifier pane without its header.
-    // Not its "short test summary info" header: with -rA it lists PASSED lines too, so the header alone says
-    // nothing failed (pytest's terminal.py prints it before whatever -r selected); a FAILED line or the count does.
     // (Numbers such as "reward": 0 in a run's own log are training metrics, so they stay result-only.)
     strength: 10,
     sections: ['log'],
