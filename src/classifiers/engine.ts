@@ -19,6 +19,7 @@ import { RULES, type RuleId } from './rules/index.js';
 import { LAST_ENQUEUED_RE, P2P_DISABLED_RE, P2P_TRANSPORT_RE } from './rules/nccl.js';
 import { TOKENS_RE } from './rules/harbor.js';
 import { isValidationSite } from './rules/validation.js';
+import { isServerStart, SERVER_START_KEYS } from './rules/server-start.js';
 import { PY_SPY_FRAME_KEYS } from './rules/stall.js';
 import { StackTracker } from './stacks.js';
 import { logEnding, TAIL_LINES, TailBytes } from './tail.js';
@@ -54,6 +55,8 @@ const CARRY_OVERLAP = 4096;
 const MAX_MATCHES_PER_LINE = 256;
 const MAX_SIGNALS_PER_RULE = 4;
 const MAX_RANKS_TRACKED = 4096;
+/** Files whose server start is kept (a bundle holds a few logs; the bound keeps a hostile one small). */
+const MAX_FILES_WITH_SERVER_START = 256;
 /** A log that ends within this many lines of its last NCCL INFO line stopped during NCCL set-up. */
 const NCCL_STALL_TAIL_LINES = 30;
 /**
@@ -90,6 +93,8 @@ const CX = {
   gdbFrame: 1 << 21,
   p2pTestHeader: 1 << 22,
   p2pTestDone: 1 << 23,
+  /** A server announcing its start (rules/server-start.ts): whose traceback follows it. */
+  serverStart: 1 << 24,
 } as const;
 
 /** Lines the context trackers read, by the literal each check starts from. */
@@ -130,6 +135,7 @@ const CONTEXT_KEYS: { key: string; bit: number }[] = [
   { key: '[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]', bit: CX.p2pTestHeader },
   { key: 'NOTE: The CUDA Samples are not meant for performance measurements', bit: CX.p2pTestDone },
   { key: 'KeyboardInterrupt', bit: CX.interrupt },
+  ...SERVER_START_KEYS.map((key) => ({ key, bit: CX.serverStart })),
   ...PY_SPY_FRAME_KEYS.map((key) => ({ key, bit: CX.pySpyFrame })),
 ];
 const NCCL_HOST_RE = /^\s*(?:\([^)]{0,80}\)\s*)?([\w.-]{1,80}):\d+:\d+ \[\d+\] NCCL INFO/d;
@@ -284,6 +290,7 @@ export class Engine implements LogClassifier {
     oomRanks: [],
     collectiveMismatch: undefined,
     kernelOom: undefined,
+    serverStarts: new Map(),
   };
 
   feed(file: string, chunk: string | Buffer): void {
@@ -829,6 +836,7 @@ export class Engine implements LogClassifier {
     }
     if (mask & CX.p2pTestHeader) ctx.p2pTest.header ??= { file, line: lineNumber, text: line.trim().slice(0, 500) };
     if (mask & CX.p2pTestDone) ctx.p2pTest.done = true;
+    if (mask & CX.serverStart && !ctx.serverStarts.has(file) && ctx.serverStarts.size < MAX_FILES_WITH_SERVER_START && isServerStart(line)) ctx.serverStarts.set(file, lineNumber);
     if (mask & CX.ncclTestsHeader) ctx.ncclTests.header ??= { file, line: lineNumber, text: line.trim().slice(0, 500) };
     if (mask & CX.ncclTestsResults) ctx.ncclTests.results = true;
     if (mask & CX.ncclTestsRank && ctx.ncclTests.header) {

@@ -120,6 +120,17 @@ export interface CauseGroup {
   /** Only signals of these rules count (a cause class is wider than the mechanism). */
   fromRules?: readonly SignalRuleId[];
   notFromRules?: readonly SignalRuleId[];
+  /**
+   * Only a cause that lies after a server's start line in its own file (rules/server-start.ts): the
+   * traceback is the server's, not the client's own bug logged before its refused requests.
+   */
+  afterServerStart?: boolean;
+}
+
+/** What the relations read beyond the signals. */
+export interface SymptomEvidence {
+  /** The first line of each file where a server announced its start. */
+  serverStarts?: ReadonlyMap<string, number>;
 }
 
 export interface SymptomMechanism {
@@ -238,7 +249,10 @@ export const SYMPTOMS: SymptomMechanism[] = [
     wording: [/[Cc]onnection refused|\bECONNREFUSED\b|ConnectionRefusedError|Failed to establish a new connection|\bhttpx\.ConnectError\b|Cannot connect to host \S/],
     causes: [
       { classes: PROCESS_ENDERS, order: 'not-after' },
-      { classes: ['host.killed', 'user.code_error', 'config.error', 'sandbox.failure'], order: 'before', minStrength: 20 },
+      { classes: ['host.killed', 'sandbox.failure'], order: 'before', minStrength: 20 },
+      // A code or settings error is the server's only after the server's start line: a client's own
+      // traceback before its refused requests says nothing about the server.
+      { classes: ['user.code_error', 'config.error'], order: 'before', minStrength: 20, afterServerStart: true },
     ],
     consequence: 'The refused connections are its consequence: the server that failed was no longer (or never) listening.',
   },
@@ -372,7 +386,11 @@ function inOrder(order: CauseOrder, cause: Signal, symptom: Signal, times: Reado
 }
 
 /** Which signals are symptoms that a cause in the bundle explains (SYMPTOMS), and by what. */
-export function explainSymptoms(signals: readonly Signal[], mechanisms: readonly SymptomMechanism[] = SYMPTOMS): ExplainedSymptom[] {
+export function explainSymptoms(signals: readonly Signal[], mechanisms: readonly SymptomMechanism[] = SYMPTOMS, evidence: SymptomEvidence = {}): ExplainedSymptom[] {
+  const startedBefore = (c: Signal): boolean => {
+    const start = evidence.serverStarts?.get(c.file);
+    return start !== undefined && start < c.line;
+  };
   const mechsOf = new Map<Signal, SymptomMechanism[]>();
   for (const m of mechanisms) {
     const worded = new Set<string>();
@@ -395,6 +413,7 @@ export function explainSymptoms(signals: readonly Signal[], mechanisms: readonly
           !g.notFromRules?.includes(c.rule.id) &&
           (!g.fromRules || g.fromRules.includes(c.rule.id)) &&
           (!g.sameFile || c.file === s.file) &&
+          (!g.afterServerStart || startedBefore(c)) &&
           inOrder(g.order, c, s, times),
       );
     });

@@ -58,6 +58,8 @@ export interface EngineContext {
    * worker's -9) or the killed PID is one of the run's, known only once all evidence is in.
    */
   kernelOom: { runKilled: boolean; runPids: Set<number> } | undefined;
+  /** The first line of each file where a server announced its start (rules/server-start.ts). */
+  serverStarts: Map<string, number>;
 }
 
 export interface OomRankReport {
@@ -117,7 +119,7 @@ export function resolveDiagnosis(all: Signal[], ctx: EngineContext, guardInput: 
   if (signals.length === 0) return unknown();
 
   // Symptoms by mechanism (relations.ts SYMPTOMS) that a cause in the bundle explains never compete.
-  const explained = explainSymptoms(signals);
+  const explained = explainSymptoms(signals, undefined, { serverStarts: ctx.serverStarts });
   const explainedSignals = new Set(explained.map((e) => e.symptom));
   const pool = signals.filter((s) => !explainedSignals.has(s));
   const allClasses = groupByClass(signals);

@@ -12,6 +12,7 @@ import { AGENT_LOOPS } from './rules/agent.js';
 import { LEXICON, type LexiconEntry } from './rules/lexicon.js';
 import { INFO_LEVELS, LOWER_LEVELS, SEVERITY_MARKERS, type SeverityMarker } from './rules/severity.js';
 import { RULES } from './rules/index.js';
+import { SERVER_STARTS } from './rules/server-start.js';
 import { HELPER_BOTTOM, LOG_ENDINGS, PY_SPY_FRAME_KEYS, SUCCESS_ENDINGS, WAIT_FRAMES, type WaitFrame } from './rules/stall.js';
 import { TEST_RUNNERS } from './rules/verifier.js';
 
@@ -42,6 +43,8 @@ export function rulesetVersion(
   // The structure vocabularies (progress.ts) decide agent.loop_cut / verifier.no_test_summary as much as a rule's patterns.
   for (const a of AGENT_LOOPS) h.update(JSON.stringify([a.agent, a.step.map(re), a.end.map(re)]));
   for (const t of TEST_RUNNERS) h.update(JSON.stringify([t.runner, t.start.map(re), t.summary.map(re)]));
+  // Which lines are a server's start (rules/server-start.ts) decides whose traceback a refusal follows.
+  for (const s of SERVER_STARTS) h.update(JSON.stringify(['server-start', s.server, re(s.pattern)]));
   // The stall vocabulary (stacks.ts): which innermost frames are a wait decides job.stall as much as a rule's patterns.
   for (const w of waitFrames) h.update(JSON.stringify(['wait-frame', w.kind, re(w.file), w.fn ? re(w.fn) : null, !!w.apiOnly]));
   h.update(JSON.stringify(['helper-bottom', re(HELPER_BOTTOM), PY_SPY_FRAME_KEYS]));

@@ -131,13 +131,9 @@ describe('gateway / api', () => {
     const bug = 'Traceback (most recent call last):\n  File "rollout.py", line 12, in score\n    return answer["reward"]\nKeyError: \'reward\'';
     expect(cls(`${retried}\n${bug}`)).toBe('user.code_error');
   });
-  // Skipped because this assertion and relations.ts `peer-not-listening` disagree. That relation (tested in
-  // loud-symptoms.test.ts, "a client refused by a server that had already failed") takes a code error
-  // logged before a refused connection as the refusing server's crash. Here nothing shows that the
-  // traceback is the server's: no server start line, and rollout.py is the client's own code. The fix is to
-  // attribute the traceback to a process (needs a server-start signal the relation can read); until then
-  // the engine answers user.code_error here, and this test would fail.
-  it.skip('a client that gave up after retries, after an unrelated traceback of its own, is the network error', () => {
+  // relations.ts peer-not-listening takes a code error as the refusing server's crash only after a server's
+  // start line in its log: here rollout.py is the client's own code and no server started.
+  it('a client that gave up after retries, after an unrelated traceback of its own, is the network error', () => {
     const bug = 'Traceback (most recent call last):\n  File "rollout.py", line 12, in score\n    return answer["reward"]\nKeyError: \'reward\'';
     expect(cls(`${bug}\nrequests.exceptions.ConnectionError: HTTPConnectionPool(host='127.0.0.1', port=8000): Max retries exceeded with url: /v1/completions (Caused by NewConnectionError('Failed to establish a new connection: [Errno 111] Connection refused'))`)).toBe('network.error');
   });
