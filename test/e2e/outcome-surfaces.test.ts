@@ -2,13 +2,10 @@
 // scores) beside an infrastructure failure: after `fdiag ingest`, no surface records them as an outcome
 // (API list and detail, the CLI's JSON, the web page, the weekly export), while the same outcome alone is
 // one. The classifier's guard (resolve.ts guardOutcome) is what decides; this checks every reader agrees.
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/api/server.js';
-import { storageEnvOfArgs, storageFor } from '../helpers/backends.js';
-import { makeBundle, tempDir } from '../helpers/bundles.js';
-import { CLI } from '../helpers/server.js';
+import { makeBundle } from '../helpers/bundles.js';
+import { fdiagCli, openSurfaces, type CliResult } from '../helpers/surfaces.js';
 
 const TOKEN = 'outcome-surfaces-token-01';
 const ENDED = new Date('2026-12-01T12:00:00Z');
@@ -34,32 +31,27 @@ const RUNS: Record<string, { log: string; cls: string }> = {
 };
 
 type Item = { id: string; runId: string; class: string; category: string | null; reward: number | null };
-let data: string;
-let srv: RunningServer;
 let api: Item[];
-let cli: { code: number | null; out: string; err: string };
-
-function fdiag(...args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, FDIAG_DB: '', FDIAG_DATA: '', ...storageEnvOfArgs(args) } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-const get = (p: string) => fetch(`${srv.url}${p}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+let cli: CliResult;
+let get: (path: string) => Promise<Response>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  data = tempDir('fdiag-outcome-surfaces-');
-  const bundles = join(data, 'in');
-  for (const [runId, r] of Object.entries(RUNS)) await makeBundle({ outDir: bundles, runId, log: r.log, endedAt: ENDED, exitCode: 0 });
-  const ing = fdiag('ingest', bundles, '--data', data, '--format', 'json');
-  expect(ing.code, ing.err).toBe(0);
-  cli = fdiag('query', '--data', data, '--format', 'json', '--limit', '50');
-  srv = await startServer({ ...storageFor(data), dataDir: data, port: 0, host: '127.0.0.1', env: { FDIAG_TOKENS: `${TOKEN}:read` } });
-  const r = await get('/v1/failures?limit=50');
-  expect(r.status).toBe(200);
-  api = (await r.json()).items;
+  ({ api, cli, get, close } = await openSurfaces<Item>({
+    prefix: 'fdiag-outcome-surfaces-',
+    token: TOKEN,
+    limit: 50,
+    load: async (data) => {
+      const bundles = join(data, 'in');
+      for (const [runId, r] of Object.entries(RUNS)) await makeBundle({ outDir: bundles, runId, log: r.log, endedAt: ENDED, exitCode: 0 });
+      const ing = fdiagCli('ingest', bundles, '--data', data, '--format', 'json');
+      expect(ing.code, ing.err).toBe(0);
+    },
+  }));
 }, 120_000);
 
 afterAll(async () => {
-  await srv?.close();
+  await close?.();
 });
 
 describe('an outcome template beside an infra failure is never recorded as an outcome, on any surface', () => {

@@ -1,42 +1,32 @@
 // After `fdiag harbor import` of a generated Harbor 0.22 job, no infra record shows reward 0 on any
 // surface: the API (list and detail), the CLI's JSON, the web page and the weekly export, all read from
 // the same archive. Harbor's own value stays visible as harborReward, named as not a score.
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/api/server.js';
-import { storageEnvOfArgs, storageFor } from '../helpers/backends.js';
-import { tempDir } from '../helpers/bundles.js';
-import { CLI } from '../helpers/server.js';
+import { fdiagCli, openSurfaces, type CliResult } from '../helpers/surfaces.js';
 import { FIX } from './helpers.js';
 
 const TOKEN = 'surfaces-read-token-01';
-let data: string;
-let srv: RunningServer;
 type Item = { id: string; class: string; category: string | null; reward: number | null; harborReward: number | null; infraClass: string | null; labels: Record<string, string> };
 let api: Item[];
-let cli: { code: number | null; out: string; err: string };
-
-function fdiag(...args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, FDIAG_DB: '', FDIAG_DATA: '', ...storageEnvOfArgs(args) } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-const get = (p: string) => fetch(`${srv.url}${p}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+let cli: CliResult;
+let get: (path: string) => Promise<Response>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  data = tempDir('fdiag-harbor-surfaces-');
-  const imp = fdiag('harbor', 'import', join(FIX, 'h22-exceptions'), '--data', data, '--format', 'json');
-  expect(imp.code, imp.err).toBe(0);
-  // Synchronous child processes run before the in-process server starts (they would stall it).
-  cli = fdiag('query', '--data', data, '--format', 'json', '--limit', '500');
-  srv = await startServer({ ...storageFor(data), dataDir: data, port: 0, host: '127.0.0.1', env: { FDIAG_TOKENS: `${TOKEN}:read` } });
-  const r = await get('/v1/failures?limit=500');
-  expect(r.status).toBe(200);
-  api = (await r.json()).items;
+  ({ api, cli, get, close } = await openSurfaces<Item>({
+    prefix: 'fdiag-harbor-surfaces-',
+    token: TOKEN,
+    limit: 500,
+    load: (data) => {
+      const imp = fdiagCli('harbor', 'import', join(FIX, 'h22-exceptions'), '--data', data, '--format', 'json');
+      expect(imp.code, imp.err).toBe(0);
+    },
+  }));
 }, 120_000);
 
 afterAll(async () => {
-  await srv?.close();
+  await close?.();
 });
 
 describe('no infra record shows reward 0 (generated 0.22 job, imported)', () => {
