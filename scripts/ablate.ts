@@ -7,6 +7,7 @@
 // lexicon stays whole (it was written from producers' source, not from the rules); the rule-key part of
 // the vocabulary is rebuilt from the rules left, so a removed family's own pattern keys do not help.
 import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findCorpus, loadCorpus } from './corpus.js';
@@ -23,34 +24,29 @@ interface Verdict {
   guessHint?: string;
 }
 
-/** The families and the exports that hold their rows. */
-const FAMILIES: Record<string, string[]> = {
-  agent: ['agentRules'],
-  'agent-start': ['agentStartRules'],
-  build: ['buildRules'],
-  config: ['configRules'],
-  cuda: ['cudaRules'],
-  disk: ['diskRules'],
-  'eval-harness': ['evalHarnessRules'],
-  gateway: ['gatewayRules'],
-  harbor: ['harborRules'],
-  host: ['hostRules', 'stallRules'],
-  k8s: ['k8sRules'],
-  'kube-scheduler': ['kubeSchedulerRules'],
-  nccl: ['ncclRules'],
-  network: ['networkRules'],
-  outcome: ['outcomeRules'],
-  'oci-runtime': ['ociRuntimeRules'],
-  ray: ['rayRules'],
-  registry: ['registryRules'],
-  'sandbox-providers': ['sandboxProviderRules'],
-  stall: ['logStallRules'],
-  usercode: ['userCodeRules'],
-  validation: ['validationRules'],
-  verifier: ['verifierRules'],
-};
-
 const HERE = fileURLToPath(new URL('.', import.meta.url));
+const RULES_DIR = join(HERE, '../src/classifiers/rules');
+
+/** A family's rows: the exported arrays of rules (objects with an id and patterns) of one rules/<family>.ts. */
+type FamilyModule = Record<string, unknown>;
+const isRuleList = (v: unknown): v is readonly { id: string }[] =>
+  Array.isArray(v) && v.length > 0 && v.every((r) => typeof r === 'object' && r !== null && typeof (r as { id?: unknown }).id === 'string' && Array.isArray((r as { patterns?: unknown }).patterns));
+
+/**
+ * Every family and the exports that hold its rows, read off src/classifiers/rules/ (not a list kept by
+ * hand): a file that exports rules is a family; vocabulary tables without rules (cuda-vocab.ts,
+ * lexicon.ts) are not.
+ */
+async function ruleFamilies(): Promise<Map<string, string[]>> {
+  const families = new Map<string, string[]>();
+  for (const f of readdirSync(RULES_DIR).filter((n) => n.endsWith('.ts') && n !== 'index.ts').sort()) {
+    const family = f.slice(0, -3);
+    const mod = (await import(`../src/classifiers/rules/${family}.js`)) as FamilyModule;
+    const names = Object.keys(mod).filter((k) => isRuleList(mod[k]));
+    if (names.length) families.set(family, names);
+  }
+  return families;
+}
 
 /** In a child: remove `family`'s rules (and the facts that fire them), then load the engine and classify every log. */
 async function child(dir: string, family: string): Promise<Verdict[]> {
@@ -58,8 +54,8 @@ async function child(dir: string, family: string): Promise<Verdict[]> {
   const { FACT_RULES } = await import('../src/classifiers/rules/facts.js');
   const removed = new Set<string>();
   if (family !== 'none') {
-    const file = (await import(`../src/classifiers/rules/${family}.js`)) as Record<string, readonly { id: string }[]>;
-    for (const name of FAMILIES[family]!) for (const r of file[name]!) removed.add(r.id);
+    const file = (await import(`../src/classifiers/rules/${family}.js`)) as FamilyModule;
+    for (const name of Object.keys(file)) if (isRuleList(file[name])) for (const r of file[name]) removed.add(r.id);
     const rules = RULES as unknown as { id: string }[];
     for (let i = rules.length - 1; i >= 0; i--) if (removed.has(rules[i]!.id)) rules.splice(i, 1);
     for (let i = FACT_RULES.length - 1; i >= 0; i--) if (removed.has(FACT_RULES[i]!.rule)) FACT_RULES.splice(i, 1);
@@ -114,17 +110,18 @@ async function main(): Promise<void> {
     return;
   }
   const full = runChild(dir, 'none');
+  const families = await ruleFamilies();
   const familyOf = new Map<string, string>();
-  for (const [family, names] of Object.entries(FAMILIES)) {
-    const file = (await import(`../src/classifiers/rules/${family}.js`)) as Record<string, readonly { id: string }[]>;
-    for (const name of names) for (const r of file[name]!) familyOf.set(r.id, family);
+  for (const [family, names] of families) {
+    const file = (await import(`../src/classifiers/rules/${family}.js`)) as FamilyModule;
+    for (const name of names) for (const r of file[name] as readonly { id: string }[]) familyOf.set(r.id, family);
   }
-  // A family added to rules/index.ts but not here would go unmeasured: every rule must have one.
+  // A rule that no family file exports (built inline in rules/index.ts) would go unmeasured.
   const { RULES } = await import('../src/classifiers/rules/index.js');
   const orphans = RULES.filter((r) => !familyOf.has(r.id)).map((r) => r.id);
-  if (orphans.length) throw new Error(`rules of no family in FAMILIES (scripts/ablate.ts): ${orphans.join(', ')}`);
+  if (orphans.length) throw new Error(`rules that no rules/<family>.ts exports: ${orphans.join(', ')}`);
   const rows: FamilyRow[] = [];
-  for (const family of Object.keys(FAMILIES)) {
+  for (const family of families.keys()) {
     const own = full.filter((v) => v.rulesOnly === v.label && v.decidedBy !== null && familyOf.get(v.decidedBy) === family).map((v) => v.id);
     if (own.length === 0) {
       rows.push({ family, own: 0, rightRulesOnly: 0, rightWithFallback: 0, unknownRulesOnly: 0, unknownWithFallback: 0, outcomeRulesOnly: 0, outcomeWithFallback: 0, misses: [] });
@@ -154,10 +151,11 @@ async function main(): Promise<void> {
     return;
   }
   const out: string[] = [`corpus: ${dir} (${full.length} logs); full engine right: ${fullScores.rightRulesOnly} rules only, ${fullScores.rightWithFallback} with the fallback`, ''];
-  out.push('family      own logs   still right: rules only   + fallback   unknown: rules only   + fallback   outcome: rules only   + fallback');
+  const w = Math.max(10, ...rows.map((r) => r.family.length));
+  out.push(`${'family'.padEnd(w)}  own logs   still right: rules only   + fallback   unknown: rules only   + fallback   outcome: rules only   + fallback`);
   const sum = { own: 0, a: 0, b: 0, c: 0, d: 0, e: 0, f: 0 };
   for (const r of rows) {
-    out.push(`${r.family.padEnd(10)} ${String(r.own).padStart(9)}   ${String(r.rightRulesOnly).padStart(22)}   ${String(r.rightWithFallback).padStart(10)}   ${String(r.unknownRulesOnly).padStart(19)}   ${String(r.unknownWithFallback).padStart(10)}   ${String(r.outcomeRulesOnly).padStart(19)}   ${String(r.outcomeWithFallback).padStart(10)}`);
+    out.push(`${r.family.padEnd(w)} ${String(r.own).padStart(9)}   ${String(r.rightRulesOnly).padStart(22)}   ${String(r.rightWithFallback).padStart(10)}   ${String(r.unknownRulesOnly).padStart(19)}   ${String(r.unknownWithFallback).padStart(10)}   ${String(r.outcomeRulesOnly).padStart(19)}   ${String(r.outcomeWithFallback).padStart(10)}`);
     sum.own += r.own;
     sum.a += r.rightRulesOnly;
     sum.b += r.rightWithFallback;
@@ -166,10 +164,10 @@ async function main(): Promise<void> {
     sum.e += r.outcomeRulesOnly;
     sum.f += r.outcomeWithFallback;
   }
-  out.push(`${'all'.padEnd(10)} ${String(sum.own).padStart(9)}   ${String(sum.a).padStart(22)}   ${String(sum.b).padStart(10)}   ${String(sum.c).padStart(19)}   ${String(sum.d).padStart(10)}   ${String(sum.e).padStart(19)}   ${String(sum.f).padStart(10)}`);
+  out.push(`${'all'.padEnd(w)} ${String(sum.own).padStart(9)}   ${String(sum.a).padStart(22)}   ${String(sum.b).padStart(10)}   ${String(sum.c).padStart(19)}   ${String(sum.d).padStart(10)}   ${String(sum.e).padStart(19)}   ${String(sum.f).padStart(10)}`);
   if (args.includes('--misses')) {
     out.push('', 'misses with the fallback (id label → rules only / with fallback):');
-    for (const r of rows) for (const m of r.misses) out.push(`  ${r.family.padEnd(10)} ${m}`);
+    for (const r of rows) for (const m of r.misses) out.push(`  ${r.family.padEnd(w)} ${m}`);
   }
   process.stdout.write(`${out.join('\n')}\n`);
 }
