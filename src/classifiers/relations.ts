@@ -226,8 +226,9 @@ export const SYMPTOMS: SymptomMechanism[] = [
     source: 'CPython socket/http.client (ConnectionResetError, BrokenPipeError, RemoteDisconnected "Remote end closed connection without response"), aiohttp ServerDisconnectedError, httpx/httpcore RemoteProtocolError "Server disconnected without sending a response.", PyTorch c10d TCPStore ("failed to recv, got 0 bytes", DistNetworkError "Connection was likely closed. Did the remote server shutdown or crash?")',
     symptomClasses: ['network.error'],
     wording: [
-      /Connection reset by peer|ConnectionResetError|\bECONNRESET\b/,
-      /Broken pipe|BrokenPipeError|\bEPIPE\b/,
+      // Go's syscall texts are glibc's lower-cased ("read: connection reset by peer", "write: broken pipe").
+      /[Cc]onnection reset by peer|ConnectionResetError|\bECONNRESET\b/,
+      /[Bb]roken pipe|BrokenPipeError|\bEPIPE\b/,
       /RemoteDisconnected|Remote end closed connection without response/,
       /ServerDisconnectedError|Server disconnected|RemoteProtocolError|peer closed connection/,
       /got 0 bytes|Connection was likely closed|remote server shutdown or crash/,
@@ -245,7 +246,7 @@ export const SYMPTOMS: SymptomMechanism[] = [
     // (ECONNREFUSED); the server's own failure before it is the cause.
     id: 'peer-not-listening',
     source: 'ECONNREFUSED as CPython (ConnectionRefusedError "[Errno 111] Connection refused"), urllib3 ("Failed to establish a new connection"), httpx/httpcore (ConnectError), aiohttp (ClientConnectorError "Cannot connect to host"), Go net ("connect: connection refused") word it',
-    symptomRules: ['network.connection', 'network.max_retries'],
+    symptomRules: ['network.connection', 'network.max_retries', 'errno.network'],
     wording: [/[Cc]onnection refused|\bECONNREFUSED\b|ConnectionRefusedError|Failed to establish a new connection|\bhttpx\.ConnectError\b|Cannot connect to host \S/],
     causes: [
       { classes: PROCESS_ENDERS, order: 'not-after' },

@@ -7,6 +7,7 @@ import { buildRules } from './build.js';
 import { configRules } from './config.js';
 import { cudaRules } from './cuda.js';
 import { diskRules } from './disk.js';
+import { errnoRules } from './errno.js';
 import { evalHarnessRules } from './eval-harness.js';
 import { gatewayRules } from './gateway.js';
 import { harborRules } from './harbor.js';
@@ -49,6 +50,7 @@ const ALL = [
   ...gatewayRules,
   ...networkRules,
   ...configRules,
+  ...errnoRules,
   ...validationRules,
   ...harborRules,
   ...agentRules,
