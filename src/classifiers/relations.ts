@@ -225,6 +225,8 @@ export const SYMPTOMS: SymptomMechanism[] = [
     id: 'peer-gone',
     source: 'CPython socket/http.client (ConnectionResetError, BrokenPipeError, RemoteDisconnected "Remote end closed connection without response"), aiohttp ServerDisconnectedError, httpx/httpcore RemoteProtocolError "Server disconnected without sending a response.", PyTorch c10d TCPStore ("failed to recv, got 0 bytes", DistNetworkError "Connection was likely closed. Did the remote server shutdown or crash?")',
     symptomClasses: ['network.error'],
+    // client.connection flags a connection broken mid-request by its class (rules/client-vocab.ts group 'dropped').
+    extracted: 'peerGone',
     wording: [
       // Go's syscall texts are glibc's lower-cased ("read: connection reset by peer", "write: broken pipe").
       /[Cc]onnection reset by peer|ConnectionResetError|\bECONNRESET\b/,
@@ -246,7 +248,9 @@ export const SYMPTOMS: SymptomMechanism[] = [
     // (ECONNREFUSED); the server's own failure before it is the cause.
     id: 'peer-not-listening',
     source: 'ECONNREFUSED as CPython (ConnectionRefusedError "[Errno 111] Connection refused"), urllib3 ("Failed to establish a new connection"), httpx/httpcore (ConnectError), aiohttp (ClientConnectorError "Cannot connect to host"), Go net ("connect: connection refused") word it',
-    symptomRules: ['network.connection', 'network.max_retries', 'errno.network'],
+    symptomRules: ['network.connection', 'network.max_retries', 'errno.network', 'client.connection'],
+    // client.connection flags a refusal by its class (httpx ConnectError "All connection attempts failed", aiohttp ClientConnectorError).
+    extracted: 'peerRefused',
     wording: [/[Cc]onnection refused|\bECONNREFUSED\b|ConnectionRefusedError|Failed to establish a new connection|\bhttpx\.ConnectError\b|Cannot connect to host \S/],
     causes: [
       { classes: PROCESS_ENDERS, order: 'not-after' },

@@ -11,7 +11,7 @@ function statusOf(line: string): Extracted {
 }
 
 /** Anthropic's error types (API reference "Errors") and the HTTP status each stands for. */
-const ANTHROPIC_TYPE_STATUS: Record<string, number> = { invalid_request_error: 400, authentication_error: 401, permission_error: 403, not_found_error: 404, request_too_large: 413, rate_limit_error: 429, api_error: 500, overloaded_error: 529 };
+export const ANTHROPIC_TYPE_STATUS: Record<string, number> = { invalid_request_error: 400, authentication_error: 401, permission_error: 403, not_found_error: 404, request_too_large: 413, rate_limit_error: 429, api_error: 500, overloaded_error: 529 };
 const ANTHROPIC_CLIENT_STATUSES = new Set(Object.values(ANTHROPIC_TYPE_STATUS).filter((s) => s < 500));
 
 /**

@@ -4,6 +4,7 @@ import type { Rule } from '../rule.js';
 import { agentRules } from './agent.js';
 import { agentStartRules } from './agent-start.js';
 import { buildRules } from './build.js';
+import { clientRules } from './client.js';
 import { configRules } from './config.js';
 import { cudaRules } from './cuda.js';
 import { diskRules } from './disk.js';
@@ -49,6 +50,7 @@ const ALL = [
   ...registryRules,
   ...gatewayRules,
   ...networkRules,
+  ...clientRules,
   ...configRules,
   ...errnoRules,
   ...validationRules,
