@@ -37,9 +37,11 @@ export const RANK_KILLERS: FailureClass[] = ['user.code_error', 'config.error', 
  * file", "Worker exits unexpectedly", an actor or node death): Ray cannot see a SIGKILL, so the reason is
  * whatever else the bundle shows. Ray's own fatal checks and native crashes are a cause of their own.
  */
-export const RAY_DEATH_RULES: ReadonlySet<SignalRuleId> = new Set<SignalRuleId>(['ray.actor_died', 'ray.node_or_raylet_died', 'ray.worker_crash_summary']);
+export const RAY_DEATH_RULES: ReadonlySet<SignalRuleId> = new Set<SignalRuleId>(['ray.actor_died', 'ray.node_or_raylet_died', 'ray.worker_crash_summary', 'ray.vocab_crash']);
 const RAY_OWN_CRASH_RE = /Check failed|\*\*\* SIG[A-Z]+ received|RaySystemError|~RayLog|\bray::\w+::|Segmentation fault/;
-export const rayDeathWithoutCause = (s: Signal): boolean => RAY_DEATH_RULES.has(s.rule.id) && !RAY_OWN_CRASH_RE.test(s.text);
+// Of Ray's vocabulary (rules/ray-vocab.ts) only a death or its echo names no cause; its 'system' group is Ray's own failure.
+export const rayDeathWithoutCause = (s: Signal): boolean =>
+  RAY_DEATH_RULES.has(s.rule.id) && !RAY_OWN_CRASH_RE.test(s.text) && (s.rule.id !== 'ray.vocab_crash' || s.extracted.rayGroup === 'died' || s.extracted.rayGroup === 'echo');
 
 export const EXPLAINS: Explains[] = [
   {

@@ -13,13 +13,13 @@ import { evalHarnessRules } from './eval-harness.js';
 import { gatewayRules } from './gateway.js';
 import { harborRules } from './harbor.js';
 import { hostRules, stallRules } from './host.js';
-import { k8sRules } from './k8s.js';
+import { k8sReasonRules, k8sRules } from './k8s.js';
 import { kubeSchedulerRules } from './kube-scheduler.js';
 import { ncclRules } from './nccl.js';
 import { networkRules } from './network.js';
 import { outcomeRules } from './outcome.js';
 import { ociRuntimeRules } from './oci-runtime.js';
-import { rayRules } from './ray.js';
+import { rayRules, rayVocabRules } from './ray.js';
 import { registryRules } from './registry.js';
 import { sandboxProviderRules } from './sandbox-providers.js';
 import { RUN_LOG_ONLY } from './sections.js';
@@ -42,8 +42,10 @@ const ALL = [
   ...diskRules,
   ...runOnly(ncclRules),
   ...runOnly(rayRules),
+  ...runOnly(rayVocabRules),
   ...k8sRules,
   ...kubeSchedulerRules,
+  ...k8sReasonRules,
   ...ociRuntimeRules,
   ...sandboxProviderRules,
   ...buildRules,

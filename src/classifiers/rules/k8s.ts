@@ -1,6 +1,8 @@
 // Pods and sandboxes that never start, get evicted or vanish (Kubernetes, Docker, OpenHands/Harbor
 // sandboxes). Evictions for memory or disk belong to host.oom / disk.full, whose rules are stronger.
-import { defineRules, type Extracted } from '../rule.js';
+import { defineRules, type Extracted, type Rule } from '../rule.js';
+import type { FailureClass } from '../taxonomy.js';
+import { type K8sReasonGroup, k8sGroupOf, k8sReasonPatterns } from './k8s-vocab.js';
 
 /** An eviction whose message names memory or ephemeral storage belongs to host.oom / disk.full. */
 export const EVICTED_FOR_RESOURCE = /ephemeral-storage|low on resource: memory/;
@@ -202,4 +204,52 @@ export const k8sRules = defineRules([
     why: "the kubelet's health probe of the container kept failing",
     hint: 'The container failed its health probe (Unhealthy): the server inside did not answer in time (still loading, hung, or crashed); raise initialDelaySeconds/failureThreshold for slow starts, and read the container log for a crash.',
   },
+]);
+
+// ---------------------------------------------------------------------------------------------------
+// The whole reason vocabulary (k8s-vocab.ts, sources there), one rule per class so that each pattern
+// key is its class's word for the vocabulary fallback. Weaker than every rule above, so a wording those
+// already read keeps its rule and class; these decide the reasons and messages nothing above knows.
+
+const K8S_REASON_VERDICT: Record<Exclude<K8sReasonGroup, 'skip' | 'restart'>, { strength: number; hint: string }> = {
+  image: { strength: 68, hint: 'The kubelet could not pull or inspect the image: check the image name and tag, that it exists in that registry, the imagePullSecrets, and (SignatureValidationFailed) the image signature policy.' },
+  start: { strength: 66, hint: "The kubelet or the container runtime could not create or start the container (its config, volumes, network, hooks or the GPU device plugin): the event's message names which; check the referenced Secrets/ConfigMaps/volumes and the node's runtime, CNI and device plugin." },
+  admission: { strength: 66, hint: 'The Pod was refused a node: the scheduler found none that fits, or the kubelet rejected it at admission (resources already allocated, node affinity, the device plugin, the node shutting down). Compare the requests with allocatable and the node labels/taints; retry on another node.' },
+  evicted: { strength: 64, hint: 'The kubelet evicted the Pod: the message names the resource under pressure; set requests that match real usage or move to nodes with room.' },
+  node: { strength: 40, hint: "The node under the Pod was unhealthy (NotReady, cordoned, PID pressure, GC failing): the Pod's failure follows from the node; check the node's conditions and kubelet log, and retry elsewhere." },
+  probe: { strength: 38, hint: 'The kubelet\'s health probe of the container kept failing: the server inside did not answer in time (still loading, hung, or crashed); read the container log.' },
+  oom: { strength: 86, hint: 'A container or the node ran out of memory (OOMKilled, memory pressure): raise the memory limit/request to the real usage or lower the workload\'s memory.' },
+  disk: { strength: 86, hint: "The node's ephemeral storage, filesystem, inodes or an emptyDir filled up: set ephemeral-storage requests/limits, write large files to a PVC, and clean images/logs on the node." },
+  killed: { strength: 60, hint: 'Kubernetes took the Pod away from outside (preemption, a node shutdown, reboot or loss, a drain, an active deadline): nothing in the run failed; retry it, and give it a PriorityClass or a reserved node pool if it keeps happening.' },
+  spec: { strength: 67, hint: "The Pod asks for something this node cannot give by design (another OS, a security policy the node does not support): fix the Pod spec or its node selector." },
+  config: { strength: 67, hint: 'The API refused what the harness created (a ResourceQuota exceeded, a Pod that fails validation): raise the quota or lower the requests, or fix the spec the message names.' },
+};
+
+function k8sReasonExtract(patterns: readonly RegExp[]) {
+  const global = patterns.map((re) => new RegExp(re.source, `${re.flags}g`));
+  return (line: string): Extracted => {
+    let best: { group: Exclude<K8sReasonGroup, 'skip' | 'restart'>; token: string } | undefined;
+    for (const re of global)
+      for (const m of line.matchAll(re)) {
+        const g = k8sGroupOf(m[1] ?? '');
+        if (!g || g === 'skip' || g === 'restart') continue;
+        if (!best || K8S_REASON_VERDICT[g].strength > K8S_REASON_VERDICT[best.group].strength) best = { group: g, token: m[1]! };
+      }
+    if (!best) return { classOverride: null };
+    return { strength: K8S_REASON_VERDICT[best.group].strength, hint: K8S_REASON_VERDICT[best.group].hint, k8sReason: best.token.slice(0, 80), k8sGroup: best.group };
+  };
+}
+
+function k8sReasonRule<const Id extends string>(id: Id, cls: FailureClass, groups: readonly Exclude<K8sReasonGroup, 'skip' | 'restart'>[], why: string): Rule<Id> {
+  const patterns = k8sReasonPatterns(groups);
+  const strongest = Math.max(...groups.map((g) => K8S_REASON_VERDICT[g].strength));
+  return { id, class: cls, patterns, strength: strongest, extract: k8sReasonExtract(patterns), why, hint: K8S_REASON_VERDICT[groups[0]!].hint };
+}
+
+export const k8sReasonRules = defineRules([
+  k8sReasonRule('k8s.reason_sandbox', 'sandbox.failure', ['image', 'start', 'admission', 'evicted', 'node', 'probe'], "a kubelet, scheduler or controller reason says the Pod or its container could not be placed, pulled, created or kept healthy"),
+  k8sReasonRule('k8s.reason_oom', 'host.oom', ['oom'], 'a Kubernetes reason or eviction message says a container or the node ran out of memory'),
+  k8sReasonRule('k8s.reason_disk', 'disk.full', ['disk'], "a Kubernetes reason or eviction message says the node's storage, inodes or an emptyDir filled up"),
+  k8sReasonRule('k8s.reason_killed', 'host.killed', ['killed'], 'a Kubernetes reason says the Pod was taken away from outside (preemption, node shutdown, reboot or loss, a deadline)'),
+  k8sReasonRule('k8s.reason_config', 'config.error', ['spec', 'config'], 'a Kubernetes reason says the Pod spec or the request was refused by design (OS, policy, quota, validation)'),
 ]);

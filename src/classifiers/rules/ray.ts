@@ -1,6 +1,8 @@
 // Ray actors, workers, raylets and the GCS. An actor's death is a symptom: when the same bundle says why
 // it died (memory monitor, CUDA OOM, a CUDA fault) that cause has the higher strength and wins.
-import { defineRules } from '../rule.js';
+import { defineRules, type Extracted, type Rule } from '../rule.js';
+import type { FailureClass } from '../taxonomy.js';
+import { type RayErrorGroup, rayGroupOf, rayVocabPatterns } from './ray-vocab.js';
 
 export const rayRules = defineRules([
   {
@@ -79,7 +81,7 @@ export const rayRules = defineRules([
     ],
     // An actor whose constructor raised died of that exception (ray.creation_task_error, weaker than it);
     // one the job itself ended (ray.kill, exit_actor) did not crash (ray.intended_exit).
-    unless: [/error raised in its creation task|exception in the initialization method/, /killed by `ray\.kill`|Worker exit type: INTENDED_USER_EXIT/],
+    unless: [/error raised in its creation task|exception in the initialization method/, /killed by `ray\.kill`|Worker exit type: INTENDED_USER_EXIT|all references to the actor were removed/],
     strength: 30,
     extract: (line) =>
       /connection error code|The leased worker has unrecoverable failure/.test(line)
@@ -187,7 +189,9 @@ export const rayRules = defineRules([
     // the job tear its actors down wins.
     id: 'ray.intended_exit',
     class: 'user.code_error',
-    patterns: [/The actor is dead because it was killed by `ray\.kill`/, /Worker exit type: INTENDED_USER_EXIT/],
+    // GenActorOutOfScopeCause / GenActorRefDeletedCause: the GCS destroyed the actor once the job dropped
+    // its last handle, and the job still called it.
+    patterns: [/The actor is dead because it was killed by `ray\.kill`/, /Worker exit type: INTENDED_USER_EXIT/, /The actor is dead because all references to the actor were removed/],
     strength: 28,
     why: "the job's own code killed or exited the actor, then still called it",
     hint: "The actor was ended on purpose (ray.kill or exit_actor in the job's code) and then called again: find the code that kills it (a shutdown/cleanup path running too early, a retry after teardown) or, if an earlier failure triggered the teardown, look for that failure first.",
@@ -203,4 +207,61 @@ export const rayRules = defineRules([
     why: "a Ray actor's constructor raised, so the actor never started",
     hint: "The actor's __init__ raised: the exception printed with it (and the actor's log) is the cause.",
   },
+]);
+
+// ---------------------------------------------------------------------------------------------------
+// Ray's whole error vocabulary (ray-vocab.ts, sources there), one rule per class so that each pattern
+// key is its class's word for the vocabulary fallback. Weaker than the rules above on every wording
+// they read, so those keep their rule and class; these decide the classes, exit types, error types and
+// death texts nothing above knows.
+
+const RAY_VERDICT: Record<Exclude<RayErrorGroup, 'skip'>, { strength: number; hint: string }> = {
+  // Below any exception of the run's own code (user.traceback_exception 20) and the actor-died-of
+  // mechanism's minimum: a death that names no cause gives way to the exception the process died of.
+  died: { strength: 19, hint: "A Ray actor, worker, node or object owner is gone and Ray's message names no cause: the dead process's own log (`ray logs`, worker-*.err, raylet.out on its node) holds it; a SIGKILL from the OOM killer, a native crash or a lost node are the usual ones." },
+  system: { strength: 45, hint: "Ray's own machinery failed (a system error, an RPC or compiled-graph channel error, a reference-counting or object-directory bug): read raylet.out / gcs_server.out and the core worker logs for the first error, and check the Ray version across the cluster." },
+  killed: { strength: 44, hint: 'The Ray node was preempted or terminated from outside; nothing failed inside the actor. Use non-preemptible nodes for actors that cannot restart, or set max_restarts / checkpoint.' },
+  oom: { strength: 85, hint: "Ray ran out of host memory (its memory monitor killed a worker, or the object store is full of objects still in scope): lower per-worker memory or object store use (`ray memory` lists what holds it), or give the nodes more memory." },
+  disk: { strength: 85, hint: "The object store spilled onto a disk that is over capacity: free the disk under Ray's temp/session directory or point object_spilling_config at a larger one." },
+  env: { strength: 44, hint: "Ray could not set up the job's runtime_env (pip/conda packages, working_dir, container): the lines after the error and runtime_env_setup-*.log name what failed." },
+  limit: { strength: 40, hint: "A limit the job set itself was exceeded (an actor's max_pending_calls, a compiled graph's buffer capacity): raise it or add back-pressure in the caller." },
+  user: { strength: 21, hint: "The run's own code raised in a Ray task or misused the object API (an object it freed itself, an exception class Ray cannot deserialize): the traceback after the Ray error shows where." },
+  intended: { strength: 27, hint: "The job's own code cancelled or ended what it then waited on (ray.cancel, ray.kill, exit_actor, the last handle dropped): find that code path, or the earlier failure that made the job tear down." },
+  wait: { strength: 16, hint: 'A ray.get (or a compiled-graph channel read) gave up waiting: the task or actor it waited on is slow, hung or pending for resources; its own log or `ray status` says which.' },
+  echo: { strength: 12, hint: 'A consequence of an earlier failure or of teardown (the placement group was removed, an upstream task failed): look for the first error before it.' },
+};
+
+// Source lines of a traceback (`except ray.exceptions.GetTimeoutError:`) and the narrower rules'
+// wordings that must keep their class: an actor whose __init__ raised died of that exception.
+const RAY_VOCAB_UNLESS = [/\bexcept\b|\braise\b|^\s*#|isinstance\(/, /error raised in its creation task|exception in the initialization method/];
+
+function rayVocabExtract(patterns: readonly RegExp[]) {
+  const global = patterns.map((re) => new RegExp(re.source, `${re.flags}g`));
+  return (line: string): Extracted => {
+    let best: { group: Exclude<RayErrorGroup, 'skip'>; token: string } | undefined;
+    for (const re of global)
+      for (const m of line.matchAll(re)) {
+        const g = rayGroupOf(m[1] ?? '');
+        if (!g || g === 'skip') continue;
+        if (!best || RAY_VERDICT[g].strength > RAY_VERDICT[best.group].strength) best = { group: g, token: m[1]! };
+      }
+    if (!best) return { classOverride: null };
+    return { strength: RAY_VERDICT[best.group].strength, hint: RAY_VERDICT[best.group].hint, rayError: best.token.slice(0, 80), rayGroup: best.group };
+  };
+}
+
+function rayVocabRule<const Id extends string>(id: Id, cls: FailureClass, groups: readonly Exclude<RayErrorGroup, 'skip'>[], why: string): Rule<Id> {
+  const patterns = rayVocabPatterns(groups);
+  const strongest = Math.max(...groups.map((g) => RAY_VERDICT[g].strength));
+  return { id, class: cls, patterns, unless: RAY_VOCAB_UNLESS, strength: strongest, extract: rayVocabExtract(patterns), why, hint: RAY_VERDICT[groups[0]!].hint };
+}
+
+export const rayVocabRules = defineRules([
+  rayVocabRule('ray.vocab_crash', 'ray.crash', ['died', 'system', 'echo'], 'a Ray exception, exit type, error type or death text says an actor, worker, node or Ray itself failed'),
+  rayVocabRule('ray.vocab_killed', 'host.killed', ['killed'], "Ray's death cause says the actor's node was preempted or terminated from outside"),
+  rayVocabRule('ray.vocab_oom', 'host.oom', ['oom'], 'a Ray exception, exit type or error type says the node ran out of host memory'),
+  rayVocabRule('ray.vocab_disk', 'disk.full', ['disk'], "a Ray exception or error type says the object store's spill disk is full"),
+  rayVocabRule('ray.vocab_config', 'config.error', ['env', 'limit'], "a Ray exception or error type says the job's runtime_env or its own limits failed it"),
+  rayVocabRule('ray.vocab_user', 'user.code_error', ['user', 'intended'], "a Ray exception, exit type or error type says the run's own code raised, or cancelled or killed what it waited on"),
+  rayVocabRule('ray.vocab_wait', 'api.timeout', ['wait'], 'a ray.get or channel read gave up waiting (GetTimeoutError)'),
 ]);
