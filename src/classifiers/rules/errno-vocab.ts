@@ -30,8 +30,8 @@
  *   (EFBIG): disk.full;
  * - storage: the volume under a file failed (a stale NFS handle, a corrupted filesystem, an I/O error on a
  *   file): disk.full, weaker, the class fdiag uses for storage the run cannot write (as disk.write_failed).
- *   EIO and EREMOTEIO count only on a line that names an absolute path: "[Errno 5] Input/output error"
- *   alone is as often a terminal that went away as a disk;
+ *   EIO and EREMOTEIO count only beside their file (IN_CONTEXT): "[Errno 5] Input/output error" alone is
+ *   as often a terminal that went away as a disk; ENOTCONN beside a file is a FUSE mount whose daemon died;
  * - net: a connection could not be made or was lost at the transport (refused, reset, aborted, timed out,
  *   no route, network down): network.error;
  * - mem: the kernel refused memory (ENOMEM): host.oom, weak (an mmap or fork refused under overcommit
@@ -43,7 +43,8 @@
  * - exec: a file that is not an executable for this machine (ENOEXEC): config.error;
  * - echo: the other end of a pipe, socket or lock is already gone (EPIPE, ESHUTDOWN, ENOTCONN,
  *   EOWNERDEAD, ENOTRECOVERABLE) or the operation was cancelled (ECANCELED): the cause is whatever ended
- *   the other side, so it decides nothing;
+ *   the other side, so it decides nothing; EPIPE and ESHUTDOWN on a socket's line are net, ENOTCONN beside
+ *   a file storage (IN_CONTEXT);
  * - platform: the kernel, sandbox or hardware lacks or refuses a feature (ENOSYS, EOPNOTSUPP, the
  *   protocol/family "not supported" codes, EHWPOISON): whether the code asked for something it should not
  *   or the platform is wrong is not in the errno (and no class names a host hardware fault);
@@ -167,7 +168,7 @@ export const LINUX_ERRNOS: readonly (readonly [number, string, string, ErrnoGrou
   [104, 'ECONNRESET', 'Connection reset by peer', 'net'],
   [105, 'ENOBUFS', 'No buffer space available', 'net'],
   [106, 'EISCONN', 'Transport endpoint is already connected', 'generic'],
-  // A socket whose peer is gone, or a FUSE mount whose daemon died (gcsfuse, s3fs): either way an echo.
+  // A socket whose peer is gone, or beside a file a FUSE mount whose daemon died (gcsfuse, s3fs): IN_CONTEXT.
   [107, 'ENOTCONN', 'Transport endpoint is not connected', 'echo'],
   [108, 'ESHUTDOWN', 'Cannot send after transport endpoint shutdown', 'echo'],
   [109, 'ETOOMANYREFS', 'Too many references: cannot splice', 'generic'],
@@ -251,8 +252,37 @@ export const RUST_ERROR_KIND: Readonly<Record<string, string>> = {
 /** Rust kinds of older releases for the same errno. */
 export const RUST_OLD_KINDS: Readonly<Record<string, string>> = { FilesystemQuotaExceeded: 'EDQUOT' };
 
-/** The errnos whose own text needs an absolute path on the line to decide (see `storage`). */
-export const NEEDS_PATH: ReadonlySet<string> = new Set(['EIO', 'EREMOTEIO']);
+/**
+ * Errnos whose meaning the line around them decides: `file` is the group when the errno's own file is
+ * printed beside its text (CPython's filename, Go's os.PathError, Node's path, perror's operand), `socket`
+ * when the line is a socket's (Go's net.OpError "write tcp a->b: …", c10d's store socket), and every other
+ * line gets `otherwise`.
+ * - EIO / EREMOTEIO on a named file are the volume failing; alone, "[Errno 5] Input/output error" is as
+ *   often a terminal or pty that went away.
+ * - EPIPE / ESHUTDOWN on a socket are the peer closing the connection (network.error, a peer-gone symptom
+ *   where the peer's own failure is in the bundle, as BrokenPipeError is); on a pipe (stdout into `head`) or
+ *   alone, nothing.
+ * - ENOTCONN on a named file is a FUSE mount whose daemon died (gcsfuse, s3fs, Drive): the run's volume is
+ *   gone; on a socket it is a peer already gone.
+ */
+export const IN_CONTEXT: Readonly<Record<string, { file?: ErrnoGroup; socket?: ErrnoGroup; otherwise: ErrnoGroup }>> = {
+  EIO: { file: 'storage', otherwise: 'echo' },
+  EREMOTEIO: { file: 'storage', otherwise: 'echo' },
+  EPIPE: { socket: 'net', otherwise: 'echo' },
+  ESHUTDOWN: { socket: 'net', otherwise: 'echo' },
+  ENOTCONN: { file: 'storage', otherwise: 'echo' },
+};
+
+/** The group of an errno on a line: the table's, or its context's (IN_CONTEXT). */
+export function groupIn(name: string, ctx: { file: boolean; socket: boolean }): ErrnoGroup | undefined {
+  const e = BY_NAME.get(name);
+  if (!e) return undefined;
+  const c = IN_CONTEXT[e.name];
+  if (!c) return e.group;
+  if (ctx.socket && c.socket) return c.socket;
+  if (ctx.file && !ctx.socket && c.file) return c.file;
+  return c.otherwise;
+}
 
 const BY_NAME = new Map(LINUX_ERRNOS.map(([num, name, text, group]) => [name, { num, name, text, group }] as const));
 // Aliases: the same number under a second name (asm-generic/errno.h, libuv's ENOTSUP = EOPNOTSUPP on Linux).
@@ -312,6 +342,13 @@ export function byTextSuffix(s: string): ErrnoEntry | undefined {
   return hit ? BY_NAME.get(hit[1]) : undefined;
 }
 
+/** Every text the errno is printed with (glibc, Go, libuv), lower-cased. */
+export function textsOf(name: string): string[] {
+  const e = BY_NAME.get(name);
+  if (!e) return [];
+  return ERRNO_TEXTS.filter(([, n]) => n === e.name).map(([t]) => t);
+}
+
 /** The errno a Rust io::ErrorKind stands for (only kinds that one errno maps to). */
 export function byRustKind(kind: string): ErrnoEntry | undefined {
   if (RUST_OLD_KINDS[kind]) return BY_NAME.get(RUST_OLD_KINDS[kind]!);
@@ -319,12 +356,18 @@ export function byRustKind(kind: string): ErrnoEntry | undefined {
   return names.length === 1 ? BY_NAME.get(names[0]!) : undefined;
 }
 
-/** The names of the errnos of `groups` (the deciding ones by default), for the rules' patterns (their literals are the prefilter keys). */
-export function decidingNames(groups: readonly ErrnoGroup[] = DECIDING_GROUPS): string[] {
-  return LINUX_ERRNOS.filter(([, , , g]) => (groups as readonly string[]).includes(g)).map(([, n]) => n);
+/** Whether an errno can be in one of `groups`: by the table, or on some line by IN_CONTEXT. */
+function reaches(name: string, group: ErrnoGroup, groups: readonly ErrnoGroup[]): boolean {
+  const c = IN_CONTEXT[name];
+  return groups.includes(group) || (!!c && [c.file, c.socket, c.otherwise].some((g) => g !== undefined && groups.includes(g)));
 }
 
-/** glibc's and Go's texts of the errnos of `groups` (the deciding ones by default), longest first (libuv's come with Node's code beside them). */
+/** The names of the errnos that can be in `groups` (the deciding ones by default), for the rules' patterns (their literals are the prefilter keys). */
+export function decidingNames(groups: readonly ErrnoGroup[] = DECIDING_GROUPS): string[] {
+  return LINUX_ERRNOS.filter(([, n, , g]) => reaches(n, g, groups)).map(([, n]) => n);
+}
+
+/** glibc's and Go's texts of the errnos that can be in `groups` (the deciding ones by default), longest first (libuv's come with Node's code beside them). */
 export function decidingTexts(groups: readonly ErrnoGroup[] = DECIDING_GROUPS): string[] {
-  return [...OS_TEXTS.entries()].filter(([, n]) => (groups as readonly string[]).includes(BY_NAME.get(n)!.group)).map(([t]) => t).sort((a, b) => b.length - a.length);
+  return [...OS_TEXTS.entries()].filter(([, n]) => reaches(n, BY_NAME.get(n)!.group, groups)).map(([t]) => t).sort((a, b) => b.length - a.length);
 }

@@ -21,7 +21,8 @@ import {
   type ErrnoGroup,
   isDeciding,
   LINUX_ERRNOS,
-  NEEDS_PATH,
+  groupIn,
+  textsOf,
 } from './errno-vocab.js';
 import { NCCL_SOCKET_LINE } from './nccl.js';
 import { C10D_WARNING, TRACKER_NOISE } from './network.js';
@@ -63,8 +64,21 @@ const ERRNO_NAME = errnoName(ALL_GROUPS);
 const PY_SUBCLASS = /\b(ConnectionAbortedError|ConnectionRefusedError|ConnectionResetError)\b/;
 const SUBCLASS_ERRNO: Record<string, string> = { ConnectionAbortedError: 'ECONNABORTED', ConnectionRefusedError: 'ECONNREFUSED', ConnectionResetError: 'ECONNRESET' };
 
-/** An absolute path of two or more parts on the line: a file on a volume (what EIO needs to be storage). */
-const ABS_PATH = /(?:^|[\s'"(=:])\/[\w.@+-]{1,100}\/[^\s'")]{1,300}/;
+/** The errno's own file printed beside its text: CPython's "text: '/path'", Node's "text, open '/path'", Go's and perror's "/path: text". */
+function fileBeside(line: string, name: string): boolean {
+  const l = line.toLowerCase();
+  for (const t of textsOf(name)) {
+    for (let i = l.indexOf(t); i >= 0; i = l.indexOf(t, i + 1)) {
+      const after = l.slice(i + t.length, i + t.length + 40);
+      const before = l.slice(Math.max(0, i - 200), i);
+      if (/^(?:: |, \w{2,20} )['"]?\//.test(after) || /\/[^\s'":]+['"]?: (?:[\w ]{1,40}: )?$/.test(before)) return true;
+    }
+  }
+  return false;
+}
+
+/** A socket's line: Go's net.OpError ("write tcp 10.0.0.2:5->10.0.0.5:80: …", "read unix …", "accept4 …"). */
+const SOCKET_LINE = /\b(?:read|write|dial|accept4?|sendmsg|sendto|recvfrom|readfrom|writeto) (?:tcp|udp|unix)[46]?\b/;
 
 /** errno-base.h (1..34) is the same on every Unix; above it Linux, macOS and the BSDs differ, so only the text counts there. */
 const portableNumber = (n: string): ErrnoEntry | undefined => (Number(n) <= 34 ? byNumber(Number(n)) : undefined);
@@ -130,10 +144,10 @@ const MEM_ELSEWHERE = [/\bNCCL\b|\bibv_\w+|NET\/IB/, /\bCUDA (?:error|Error|ERRO
 
 function verdict(line: string, groups: readonly DecidingGroup[]): Extracted {
   const r = readErrno(line);
-  if (!r || !isDeciding(r.entry.group) || !groups.includes(r.entry.group)) return { classOverride: null };
+  if (!r) return { classOverride: null };
   const { entry } = r;
-  const group = entry.group as DecidingGroup;
-  if (NEEDS_PATH.has(entry.name) && !ABS_PATH.test(line)) return { classOverride: null };
+  const group = groupIn(entry.name, { file: fileBeside(line, entry.name), socket: r.via === 'c10d' || SOCKET_LINE.test(line) });
+  if (!group || !isDeciding(group) || !groups.includes(group)) return { classOverride: null };
   if (group === 'net' && NET_ELSEWHERE.some((re) => re.test(line))) return { classOverride: null };
   if (group === 'mem' && MEM_ELSEWHERE.some((re) => re.test(line))) return { classOverride: null };
   const v = HINTS[group];

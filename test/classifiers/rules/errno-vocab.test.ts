@@ -7,10 +7,11 @@ import {
   byTextPrefix,
   ERRNO_TEXTS,
   type ErrnoGroup,
+  groupIn,
+  IN_CONTEXT,
   isDeciding,
   LIBUV_TEXTS,
   LINUX_ERRNOS,
-  NEEDS_PATH,
   OTHER_TEXTS,
   PY_OSERROR_SUBCLASS,
   RUST_ERROR_KIND,
@@ -36,34 +37,41 @@ const errnoRulesOf = (text: string, path?: string) => classifyText(text, path).e
 interface Printed {
   producer: string;
   line: string;
-  /** The line names a file on a volume (what EIO / EREMOTEIO need). */
-  hasPath: boolean;
+  /** The errno's own file is printed beside it (what IN_CONTEXT's `file` reads). */
+  file: boolean;
+  /** The line is a socket's (IN_CONTEXT's `socket`). */
+  socket: boolean;
 }
 
 /** How each producer prints errno `name` (number `num`, glibc text `text`), in its own template. */
 function printed(num: number, name: string, text: string, group: ErrnoGroup): Printed[] {
   const net = group === 'net';
+  // An errno a socket gives its meaning (EPIPE, ESHUTDOWN) is printed the way a socket prints it too.
+  const sock = net || IN_CONTEXT[name]?.socket !== undefined;
   const pyClass = PY_OSERROR_SUBCLASS[name] ?? 'OSError';
   const out: Printed[] = [
     // CPython OSError_str with and without a filename.
-    { producer: 'python', line: `${pyClass}: [Errno ${num}] ${text}: '${FILE}'`, hasPath: true },
-    { producer: 'python, no filename', line: `${pyClass}: [Errno ${num}] ${text}`, hasPath: false },
+    { producer: 'python', line: `${pyClass}: [Errno ${num}] ${text}: '${FILE}'`, file: true, socket: false },
+    { producer: 'python, no filename', line: `${pyClass}: [Errno ${num}] ${text}`, file: false, socket: false },
     // GNU coreutils through perror/strerror.
-    { producer: 'perror', line: `cp: error writing '${FILE}': ${text}`, hasPath: true },
+    { producer: 'perror', line: `cp: error writing '${FILE}': ${text}`, file: true, socket: false },
     // Rust io::Error, Debug and Display.
-    { producer: 'rust debug', line: `Error: Os { code: ${num}, kind: ${RUST_ERROR_KIND[name] ?? 'Uncategorized'}, message: "${text}" }`, hasPath: false },
-    { producer: 'rust display', line: `Error: failed to write ${FILE}: ${text} (os error ${num})`, hasPath: true },
+    { producer: 'rust debug', line: `Error: Os { code: ${num}, kind: ${RUST_ERROR_KIND[name] ?? 'Uncategorized'}, message: "${text}" }`, file: false, socket: false },
+    { producer: 'rust display', line: `Error: failed to write ${FILE}: ${text} (os error ${num})`, file: true, socket: false },
   ];
   // Go's syscall.Errno text (zerrors_linux_amd64.go has none for EHWPOISON) in os.PathError / net.OpError.
   if (name !== 'EHWPOISON') {
     const go = (OTHER_TEXTS[name]?.[0] ?? text).toLowerCase();
-    out.push(net ? { producer: 'go', line: `dial tcp 10.42.0.17:8000: connect: ${go}`, hasPath: false } : { producer: 'go', line: `open ${FILE}: ${go}`, hasPath: true });
+    out.push({ producer: 'go', line: `open ${FILE}: ${go}`, file: true, socket: false });
+    if (net) out.push({ producer: 'go net', line: `dial tcp 10.42.0.17:8000: connect: ${go}`, file: false, socket: true });
+    if (sock) out.push({ producer: 'go net', line: `write tcp 10.42.0.9:51234->10.42.0.17:8000: write: ${go}`, file: false, socket: true });
   }
   // Node prints the errnos libuv maps, with libuv's text (uvException) or the code after the syscall (net).
   const uv = LIBUV_TEXTS[name];
-  if (uv) out.push(net ? { producer: 'node', line: `Error: connect ${name} 10.42.0.17:8000`, hasPath: false } : { producer: 'node', line: `Error: ${name}: ${uv}, open '${FILE}'`, hasPath: true });
+  if (uv) out.push({ producer: 'node', line: `Error: ${name}: ${uv}, open '${FILE}'`, file: true, socket: false });
+  if (uv && net) out.push({ producer: 'node net', line: `Error: connect ${name} 10.42.0.17:8000`, file: false, socket: false });
   // PyTorch c10d's store client (socket.cpp) gives up on a connection.
-  if (net) out.push({ producer: 'c10d', line: `[E1202 10:11:12.345678 socket.cpp:1019] [c10d] The client socket has failed to connect to [trainer-0.trainer.svc]:29500 (errno: ${num} - ${text}).`, hasPath: false });
+  if (sock) out.push({ producer: 'c10d', line: `[E1202 10:11:12.345678 socket.cpp:1019] [c10d] The client socket has failed to connect to [trainer-0.trainer.svc]:29500 (errno: ${num} - ${text}).`, file: false, socket: true });
   return out;
 }
 
@@ -78,7 +86,7 @@ describe('the table is the whole Linux errno space', () => {
 
   it("names only errnos of the table in the other producers' maps", () => {
     const names = new Set(LINUX_ERRNOS.map(([, n]) => n));
-    for (const n of [...Object.keys(LIBUV_TEXTS), ...Object.keys(PY_OSERROR_SUBCLASS), ...Object.keys(RUST_ERROR_KIND), ...Object.keys(OTHER_TEXTS), ...NEEDS_PATH])
+    for (const n of [...Object.keys(LIBUV_TEXTS), ...Object.keys(PY_OSERROR_SUBCLASS), ...Object.keys(RUST_ERROR_KIND), ...Object.keys(OTHER_TEXTS), ...Object.keys(IN_CONTEXT)])
       expect(names.has(n) || n === 'ENOTSUP', n).toBe(true);
   });
 
@@ -105,17 +113,18 @@ describe('every errno through the templates that print it', () => {
     for (const p of printed(num, name, text, group)) {
       // Each template is read as this errno (aliases aside: ENOTSUP is EOPNOTSUPP).
       expect(readErrno(p.line)?.entry.name, `${p.producer}: ${p.line}`).toBe(name);
-      const decides = isDeciding(group) && (p.hasPath || !NEEDS_PATH.has(name));
-      if (decides) {
+      // The table's group, or the one the line's context gives it (IN_CONTEXT).
+      const g = groupIn(name, p)!;
+      if (isDeciding(g)) {
         const d = classifyText(p.line);
-        expect(d.class, `${p.producer}: ${p.line}`).toBe(GROUP_CLASS[group]);
-        classes.add(d.class);
+        expect(d.class, `${p.producer}: ${p.line}`).toBe(GROUP_CLASS[g]);
+        classes.add(`${p.file}/${p.socket}:${d.class}`);
       } else {
         expect(errnoRulesOf(p.line), `${p.producer}: ${p.line}`).toEqual([]);
       }
     }
-    // All templates of one errno agree.
-    expect(classes.size).toBeLessThanOrEqual(1);
+    // All templates of one errno agree, wherever its context is the same.
+    expect(new Set([...classes].map((c) => c.split(':')[0])).size).toBe(classes.size);
   });
 });
 
@@ -139,15 +148,24 @@ describe('what the table adds and what it leaves to the narrower rules', () => {
     expect(classifyText("{ errno: -110, code: 'ETIMEDOUT', syscall: 'connect', address: '10.42.0.17', port: 443 }").class).toBe('network.error');
   });
 
-  it('an I/O error decides only on a line that names a file (alone it is as often a terminal that went away)', () => {
+  it('an I/O error decides only beside its file (alone it is as often a terminal that went away)', () => {
     expect(errnoRulesOf('OSError: [Errno 5] Input/output error')).toEqual([]);
+    // A path elsewhere on the line is not the errno's file.
+    expect(errnoRulesOf('POST /v1/chat/completions failed: [Errno 5] Input/output error')).toEqual([]);
     expect(classifyText("OSError: [Errno 5] Input/output error: '/mnt/gcs/datasets/shard-00017.arrow'").class).toBe('disk.full');
+    expect(classifyText('tar: /ckpt/step_9000.tar: Cannot write: Input/output error').class).toBe('disk.full');
+  });
+
+  it('a broken pipe is the peer on a socket and nothing on a pipe; a dead FUSE mount is the volume', () => {
+    expect(classifyText('write tcp 10.42.0.9:51234->10.42.0.17:8000: write: broken pipe').evidence[0]?.rule).toBe('errno.network');
+    expect(errnoRulesOf('write /dev/stdout: broken pipe')).toEqual([]);
+    expect(classifyText("OSError: [Errno 107] Transport endpoint is not connected: '/mnt/gcs/datasets'").evidence[0]?.rule).toBe('errno.disk');
+    expect(errnoRulesOf('OSError: [Errno 107] Transport endpoint is not connected')).toEqual([]);
   });
 
   it("a generic, echo or platform errno decides nothing on its own", () => {
     expect(errnoRulesOf('OSError: [Errno 38] Function not implemented')).toEqual([]);
-    expect(errnoRulesOf("OSError: [Errno 107] Transport endpoint is not connected: '/mnt/s3'")).toEqual([]);
-    expect(errnoRulesOf('write /dev/stdout: broken pipe')).toEqual([]);
+    expect(errnoRulesOf('OSError: [Errno 130] Owner died')).toEqual([]);
     expect(errnoRulesOf("FileNotFoundError: [Errno 2] No such file or directory: '/data/train.jsonl'")).toEqual([]);
   });
 
@@ -185,6 +203,13 @@ describe('a symptom read through the table does not outrank its cause', () => {
       'ConnectionAbortedError: [Errno 103] Software caused connection abort',
     ].join('\n');
     expect(classifyText(log).class).toBe('host.oom');
+  });
+
+  it("a broken pipe in Go's lower-case words after the peer's own exception is that exception (peer-gone)", () => {
+    const pipe = 'time="2026-12-02T10:00:03Z" level=error msg="forward failed" error="write tcp 10.42.0.9:51234->10.42.0.17:8000: write: broken pipe"';
+    const bug = ['Traceback (most recent call last):', '  File "/srv/app/worker.py", line 88, in handle', '    item = batch[key]', "KeyError: 'input_ids'"];
+    expect(classifyText([...bug, pipe].join('\n')).class).toBe('user.code_error');
+    expect(classifyText(pipe).class).toBe('network.error');
   });
 
   it('a refusal after the server crashed is the crash (peer-not-listening counts errno.network too)', () => {
