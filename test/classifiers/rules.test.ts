@@ -61,6 +61,27 @@ describe('cuda', () => {
     // c10's format_size prints this for sizes past 1 EiB (a negative or overflowed size computation).
     expect(cls('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate more than 1EB memory.')).toBe('user.code_error');
   });
+
+  describe("a backtrace through PyTorch's C10_CUDA_CHECK", () => {
+    // The NCCL watchdog thread's C++ backtrace as PyTorch prints it (ProcessGroupNCCL's workCleanupLoop
+    // checking a WorkNCCL's completion), pasted without the "CUDA error: …" line above it.
+    const backtrace = [
+      'Exception raised from c10_cuda_check_implementation at ../c10/cuda/CUDAException.cpp:43 (most recent call first):',
+      'frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x57 (0x7f514452a897 in /usr/local/lib/python3.10/dist-packages/torch/lib/libc10.so)',
+      'frame #2: c10::cuda::c10_cuda_check_implementation(int, char const*, char const*, int, bool) + 0x118 (0x7f5144530128 in /usr/local/lib/python3.10/dist-packages/torch/lib/libc10_cuda.so)',
+      'frame #3: c10d::ProcessGroupNCCL::WorkNCCL::finishedGPUExecutionInternal() const + 0x80 (0x7f4da9f2f250 in /usr/local/lib/python3.10/dist-packages/torch/lib/libtorch_cuda.so)',
+      'frame #4: c10d::ProcessGroupNCCL::WorkNCCL::isCompleted() + 0x58 (0x7f4da9f33078 in /usr/local/lib/python3.10/dist-packages/torch/lib/libtorch_cuda.so)',
+      'frame #5: c10d::ProcessGroupNCCL::workCleanupLoop() + 0x250 (0x7f4da9f49910 in /usr/local/lib/python3.10/dist-packages/torch/lib/libtorch_cuda.so)',
+    ].join('\n');
+    it('without its message it is still a failed CUDA call, not the watchdog timing out', () => {
+      expect(cls(backtrace)).toBe('cuda.error');
+      expect(cls(backtrace.split('\n').slice(2).map((l) => `(RayWorkerVllm pid=7046) ${l}`).join('\n'))).toBe('cuda.error');
+    });
+    it('the message above it decides when it is there', () => {
+      expect(cls(`RuntimeError: CUDA error: out of memory\n${backtrace}`)).toBe('cuda.oom');
+      expect(cls(`RuntimeError: CUDA error: device-side assert triggered\n${backtrace}`)).toBe('user.code_error');
+    });
+  });
 });
 
 describe('host', () => {

@@ -211,6 +211,19 @@ export const cudaRules = defineRules([
     hint: 'The CUDA runtime failed under NCCL. Check the driver/runtime version match (nvidia-smi vs the CUDA build of PyTorch/NCCL) and GPU health (Xid lines in dmesg).',
   },
   {
+    // PyTorch's C10_CUDA_CHECK throws from c10_cuda_check_implementation (c10/cuda/CUDAException.cpp) for
+    // any CUDA runtime status that is not success; the c10::Error it throws names the function in its
+    // "Exception raised from …" line and in the C++ backtrace. A log whose "CUDA error: …" line was cut
+    // off (a watchdog's or a Ray worker's pasted backtrace) still shows that a CUDA call failed. Weak:
+    // the message, where present, decides through the narrower rules (an OOM, a device-side assert).
+    id: 'cuda.check_frame',
+    class: 'cuda.error',
+    patterns: [/Exception raised from c10_cuda_check_implementation at /, /frame #\d+: c10::cuda::c10_cuda_check_implementation\(/],
+    strength: 35,
+    why: "a CUDA call failed PyTorch's C10_CUDA_CHECK (its backtrace names c10_cuda_check_implementation)",
+    hint: 'A CUDA runtime call returned an error (PyTorch C10_CUDA_CHECK): the "CUDA error: …" line above the backtrace names it. An asynchronous fault (illegal memory access) is often reported by a later call such as the NCCL watchdog\'s: re-run with CUDA_LAUNCH_BLOCKING=1 to find the kernel, and check dmesg for Xid lines.',
+  },
+  {
     id: 'cuda.fault',
     class: 'cuda.error',
     patterns: [
