@@ -298,6 +298,17 @@ export const SYMPTOMS: SymptomMechanism[] = [
     consequence: "The container's restarts with back-off (CrashLoopBackOff) are its consequence: the kubelet restarts a container that keeps failing this way.",
   },
   {
+    // The scheduler leaves a Pod Pending while one of its claims is unbound ("pod has unbound immediate
+    // PersistentVolumeClaims"); the PersistentVolume controller's own event on the claim says why (no
+    // volume and no StorageClass for it: FailedBinding), and that is the Pod spec's.
+    id: 'unbound-claim',
+    source: 'kube-scheduler volumebinding plugin ("0/N nodes are available: pod has unbound immediate PersistentVolumeClaims"), PersistentVolume controller pkg/controller/volume/persistentvolume/pv_controller.go (FailedBinding "no persistent volumes available for this claim and no storage class is set")',
+    symptomRules: ['k8s.unschedulable', 'k8s.reason_sandbox'],
+    wording: [/unbound immediate PersistentVolumeClaims/],
+    causes: [{ classes: ['config.error'], order: 'any', fromRules: ['k8s.reason_config'] }],
+    consequence: "The scheduler's \"unbound immediate PersistentVolumeClaims\" is its consequence: the Pod waits on a claim that nothing can bind.",
+  },
+  {
     // NCCL's proxy thread fails on the network (net_ib.cu "NET/IB : Got completion with error 12" when
     // the HCA gives up retrying); tearing the communicators down while their kernels still wait on it
     // then trips CUDA checks (init.cu CUDACHECK "Cuda failure 'an illegal memory access…'", nccl-tests

@@ -30,7 +30,7 @@
 // (EvictionThresholdMet "Attempting to reclaim %s"), pkg/scheduler (FailedScheduling, Preempted),
 // pkg/controller/job (BackoffLimitExceeded, DeadlineExceeded, PodFailurePolicy), node lifecycle and
 // taint eviction (NodeNotReady, TaintManagerEviction, NodeLost), core/v1 DisruptionTarget reasons,
-// node-problem-detector's OOMKilling.
+// node-problem-detector's OOMKilling, the PersistentVolume controller's FailedBinding / ProvisioningFailed.
 // How they reach a log: `kubectl describe` ("Reason:   OOMKilled", event rows "  Warning  FailedMount
 // 30s  kubelet  …"), `kubectl get pods` (the STATUS column, "Init:" for init containers), `kubectl get
 // events`, the kubelet's own log (`Error: ErrImagePull`, `failed to "StartContainer" for "x" with
@@ -203,6 +203,10 @@ export const K8S_REASONS: readonly (readonly [string, string, string, K8sReasonG
   ['SuccessfulCreate', 'replicaset/job controllers', 'Created pod: %s', 'skip'],
   ['SuccessfulDelete', 'replicaset/job controllers', 'Deleted pod: %s', 'skip'],
   ['FailedCreate', 'replicaset/job controllers', 'Error creating: %v', 'start'],
+  // The PersistentVolume controller (pkg/controller/volume/persistentvolume pv_controller.go): a claim no
+  // volume and no StorageClass can satisfy is the Pod spec's; a provisioner that failed is the platform's.
+  ['FailedBinding', 'persistentvolume controller', 'no persistent volumes available for this claim and no storage class is set', 'config'],
+  ['ProvisioningFailed', 'persistentvolume controller', 'failed to provision volume with StorageClass %q: %v', 'start'],
 ];
 
 /**
@@ -237,6 +241,7 @@ export const K8S_MESSAGES: readonly (readonly [string, string, K8sReasonGroup])[
   ['images', 'is not present with pull policy of Never', 'image'],
   ['images', "couldn't parse image name", 'image'],
   ['apiserver ResourceQuota admission (FailedCreate)', 'exceeded quota: ', 'config'],
+  ['pv_controller.go (FailedBinding)', 'no persistent volumes available for this claim and no storage class is set', 'config'],
 ];
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -16,7 +16,9 @@
 // GenKilledByApplicationCause, GenActorOutOfScopeCause, GenActorRefDeletedCause, GenNodeDiedCause);
 // src/ray/raylet/node_manager.cc HandleClientConnectionError; python/ray/_raylet.pyx (the SystemExit
 // branch: "Worker exits with an exit code N. The worker may have exceeded K8s pod memory limits.");
-// src/ray/core_worker/store_provider (GetTimeoutError's "Get timed out: some object(s) not ready.").
+// src/ray/core_worker/store_provider (GetTimeoutError's "Get timed out: some object(s) not ready."); the
+// memory monitor's advice and the health check's wording as doc/source/ray-core/scheduling/ray-oom-prevention
+// and Ray's issue reports quote them.
 // How they reach a log: a driver's traceback ends in "ray.exceptions.<Name>: <str>" (or the bare class
 // name when re-raised by a library), Ray's own log lines quote the death cause ("Worker exit type: X
 // Worker exit detail: …"), and the state API prints a task's "error_type: X".
@@ -182,6 +184,18 @@ export const RAY_DEATH_TEXTS: readonly (readonly [string, string, RayErrorGroup]
   ['_raylet.pyx (SystemExit with a non-zero code)', 'Worker exits unexpectedly.', 'died'],
   ['core_worker.cc (exit_actor)', 'Worker exits by an user request.', 'intended'],
   ['node_manager.cc memory monitor', 'Task was killed due to the node running low on memory.', 'oom'],
+  // The memory monitor's advice, printed with each kill and under the raylet's worker-kill summary
+  // ("Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/
+  // ray-core/scheduling/ray-oom-prevention.html. Consider provisioning more memory on this node or reducing
+  // task parallelism by requesting more CPUs per task. …", as Ray's ray-oom-prevention guide shows it): it
+  // still says so when a wrapped paste has cut the summary's count off its line.
+  ['node_manager.cc memory monitor (advice)', 'Refer to the documentation on how to address the out of memory issue', 'oom'],
+  ['node_manager.cc memory monitor (advice)', 'Consider provisioning more memory on this node or reducing task parallelism', 'oom'],
+  // The GCS's health check (gcs_health_check_manager.cc "… has been marked dead because the detector has
+  // missed too many heartbeats from it") and Ray ≤ 0.6's monitor.py ("<id> has been marked dead because the
+  // monitor has missed too many heartbeats"): the node is gone, why is in its own logs.
+  ['gcs_health_check_manager.cc', 'has been marked dead because the detector has missed too many heartbeats', 'died'],
+  ['monitor.py (Ray ≤ 0.6)', 'has been marked dead because the monitor has missed too many heartbeats', 'died'],
   // A guess Ray adds whenever KUBERNETES_SERVICE_HOST is set, not evidence of a memory limit.
   ['_raylet.pyx (in Kubernetes)', 'The worker may have exceeded K8s pod memory limits.', 'skip'],
   // The actor's __init__ raised: that exception decides (ray.creation_task_error).

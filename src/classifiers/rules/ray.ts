@@ -27,7 +27,8 @@ export const rayRules = defineRules([
       // A raylet's fatal RAY_CHECK (glog "F0505 … node_manager.cc:3094] Check failed: …", or "C" severity in
       // newer spdlog-style lines) aborts the process: the node's scheduler is gone.
       /(?:pid=raylet|\(raylet\)|raylet\.(?:out|err)|gcs_server|pid=gcs_server).{0,200}(?:Check failed|Check failure stack trace|\*\*\* SIG(?:SEGV|ABRT|BUS) received)/,
-      /\b(?:node_manager|raylet|gcs_\w+|core_worker\w*|object_manager|plasma\w*|worker_pool|cluster_task_manager|local_task_manager|direct_actor\w*|normal_task\w*|lineage_cache|dependency_manager|task_dependency_manager|reconstruction_policy|scheduling_queue|object_directory|local_object_manager|actor_manager|task_manager|reference_count|wait_manager|placement_group\w*|cluster_resource\w*)\.(?:cc|h):\d+\]?:?\s+Check failed/,
+      // local_scheduler*: the raylet's predecessor (Ray ≤ 0.6, src/local_scheduler/local_scheduler_client.cc).
+      /\b(?:node_manager|raylet|gcs_\w+|core_worker\w*|object_manager|plasma\w*|worker_pool|cluster_task_manager|local_task_manager|direct_actor\w*|normal_task\w*|lineage_cache|dependency_manager|task_dependency_manager|reconstruction_policy|scheduling_queue|object_directory|local_object_manager|actor_manager|task_manager|reference_count|wait_manager|placement_group\w*|cluster_resource\w*|local_scheduler\w*)\.(?:cc|h):\d+\]?:?\s+Check failed/,
       // RAY_LOG(FATAL) / RAY_CHECK in Ray's own log format (src/ray/util/logging.cc, spdlog pattern
       // "[%Y-%m-%d %H:%M:%S,%e %L %P %t]", level letter C for fatal) and the stack it prints after it.
       /^\s*(?:\([\w:. =-]{1,80}\)\s*)?\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} C \d+ \d+\] (?:\(\w+\) )?\w+\.(?:cc|h):\d+:/,
@@ -233,7 +234,8 @@ const RAY_VERDICT: Record<Exclude<RayErrorGroup, 'skip'>, { strength: number; hi
 
 // Source lines of a traceback (`except ray.exceptions.GetTimeoutError:`) and the narrower rules'
 // wordings that must keep their class: an actor whose __init__ raised died of that exception.
-const RAY_VOCAB_UNLESS = [/\bexcept\b|\braise\b|^\s*#|isinstance\(/, /error raised in its creation task|exception in the initialization method/];
+// A comment is '# ' (syslog's '#033[' rendering of an escape byte is not one).
+const RAY_VOCAB_UNLESS = [/\bexcept\b|\braise\b|^\s*#\s|isinstance\(/, /error raised in its creation task|exception in the initialization method/];
 
 function rayVocabExtract(patterns: readonly RegExp[]) {
   const global = patterns.map((re) => new RegExp(re.source, `${re.flags}g`));

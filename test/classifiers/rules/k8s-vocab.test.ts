@@ -100,6 +100,16 @@ describe('in a bundle with its cause', () => {
     expect(cls(log)).toBe('host.oom');
   });
 
+  it("a Pod Pending on an unbound claim is the claim's spec when the PersistentVolume controller says no volume or class fits", () => {
+    const events = [
+      '  Warning  FailedScheduling  2m  default-scheduler  0/4 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.',
+    ];
+    // The scheduler's event alone is the sandbox that never started.
+    expect(cls(events.join('\n'))).toBe('sandbox.failure');
+    events.push('  Normal   FailedBinding  12s (x9 over 2m)  persistentvolume-controller  no persistent volumes available for this claim and no storage class is set');
+    expect(cls(events.join('\n'))).toBe('config.error');
+  });
+
   it('a node shutting down while the run trained is the run taken away, not the run failing', () => {
     const log = [
       '[rank0]: step 1200 loss 1.83',

@@ -88,6 +88,32 @@ describe('worker exit types, task error types and death texts', () => {
   });
 });
 
+describe('pastes that cut Ray\'s lines', () => {
+  it("a worker-kill summary wrapped before its count is still the memory monitor (its advice says so)", () => {
+    const log = [
+      '(raylet) [2024-03-02 11:40:17,552 E 8842 8842] (raylet) node_manager.cc:3007: 3 Workers (tasks /',
+      ' actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 7c1e9a2b4d, IP: 10.0.4.12) over the last',
+      ' time period. To see more information about the Workers killed on this node, use `ray logs raylet.out -ip 10.0.4.12`',
+      '(raylet) Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/sche',
+      'duling/ray-oom-prevention.html. Consider provisioning more memory on this node or reducing task parallelism by requesting more CPUs per task.',
+    ].join('\n');
+    expect(cls(log)).toBe('host.oom');
+  });
+
+  it("Ray 0.5's monitor marking nodes dead and the local scheduler's fatal check are Ray crashing", () => {
+    expect(cls('a8f31c27d0e45b96 has been marked dead because the monitor has missed too many heartbeats')).toBe('ray.crash');
+    const d = classifyText('F1017 20:46:36.214735 14867 local_scheduler_client.cc:321]  Check failed: static_cast<ray::protocol::MessageType>(type) == ray::protocol::MessageType::WaitReply');
+    expect(d.class).toBe('ray.crash');
+    expect(d.evidence[0]?.rule).toBe('ray.node_or_raylet_died');
+  });
+
+  it("reads a line that syslog prefixed with '#033[' (an escape byte rendered) like any other", () => {
+    expect(cls('#033[2m#033[33m(raylet)#033[0m Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html.')).toBe('host.oom');
+    // A comment in a traceback's source listing is not Ray reporting anything.
+    expect(rules('    # ray.exceptions.OutOfDiskError: retry on another node').filter((r) => r.startsWith('ray.vocab_'))).toEqual([]);
+  });
+});
+
 describe('a death that names no cause gives way to the cause in the same log', () => {
   it("the worker's own exception, forwarded to the driver's log, is what the actor died of", () => {
     const log = [
