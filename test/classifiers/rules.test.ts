@@ -172,6 +172,21 @@ describe('nccl (see nccl.test.ts for deadlock/desync)', () => {
     // Two ranks on one GPU is the launch configuration (issue 11), not NCCL failing: gpu-049's old label disagrees.
     expect(cls('ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\nLast error:\nDuplicate GPU detected : rank 1 and rank 0 both on CUDA device 10')).toBe('config.error');
   });
+  it("NCCL's CUDACHECK text quoted inside a Ray worker's traceback is NCCL failing, not the actor dying", () => {
+    const worker = [
+      '(Worker pid=4225) Exception raised in creation task: The actor died because of an error raised in its creation task, ray::Worker.__init__() (pid=4225, ip=172.31.68.176, actor_id=5dc662848f950df8d330eb8a01000000, repr=<vllm.worker.worker.Worker object at 0x7f4e9ea814e0>)',
+      '(Worker pid=4225)   File "/opt/conda/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 1451, in all_reduce',
+      '(Worker pid=4225)     work = default_pg.allreduce([tensor], opts)',
+      "(Worker pid=4225) RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1207, unhandled cuda error, NCCL version 2.14.3",
+      '(Worker pid=4225) ncclUnhandledCudaError: Call to CUDA function failed.',
+      '(Worker pid=4225) Last error:',
+      "(Worker pid=4225) Cuda failure 'peer access is not supported between these two devices'",
+    ];
+    expect(cls(worker.join('\n'))).toBe('nccl.error');
+    expect(cls([worker[0], worker[6]].join('\n'))).toBe('nccl.error');
+    // A GPU fault in the same words stays the GPU's.
+    expect(cls("(Worker pid=4225) Cuda failure 'an illegal memory access was encountered'")).toBe('cuda.error');
+  });
   it('an InfiniBand transport failure is NCCL, not a generic network error (gpu-076)', () => {
     expect(cls('(LLMRayActor pid=1112, ip=172.26.5.7) job-worker-0:1112:13532 [0] ibvwrap.c:160 NCCL WARN Call to ibv_modify_qp failed with error Connection timed out')).toBe('nccl.error');
   });

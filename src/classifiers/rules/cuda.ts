@@ -205,6 +205,11 @@ export const cudaRules = defineRules([
       // allocation in alloc.h, a cuMem* mapping, a stream op) failed without a GPU fault: that is NCCL
       // failing (ncclUnhandledCudaError), even when the log stops before PyTorch's "NCCL error" line.
       if (/NCCL WARN/.test(line)) return { classOverride: 'nccl.error', strength: 70, cudaError: what, hint: NCCL_OWN_CUDA_HINT };
+      // The same CUDACHECK wording quoted without NCCL's logger prefix (PyTorch's "Last error:", a pasted
+      // title): a status of the CUDA vocabulary that is no fault (peer access unsupported between the
+      // GPUs, a driver or runtime mismatch, a rejected call) is still NCCL's own CUDA call failing.
+      const group = groupOfText(what);
+      if (group === 'env' || group === 'usage') return { classOverride: 'nccl.error', strength: 60, cudaError: what, hint: NCCL_OWN_CUDA_HINT };
       return { classOverride: null, cudaError: what };
     },
     why: 'NCCL (or another library) reports the CUDA call that failed underneath it',
