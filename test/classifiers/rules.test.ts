@@ -96,6 +96,18 @@ describe('host', () => {
     expect(cls('ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.')).toBe('host.oom');
     expect(cls('(raylet) Task f failed due to oom. Error: 2 worker(s) were killed due to the node running low on memory. Memory on the node (IP: 10.0.0.1, ID: ab) was 240GB / 251GB (0.96), which exceeds the memory usage threshold of 0.950000')).toBe('host.oom');
   });
+  it("a worker that cannot import the run's own module is the run's code, not Ray dying", () => {
+    const creation = [
+      ' ERROR worker.py:431 -- Exception raised in creation task: The actor died because of an error raised in its creation task, ray::SACLearner.__init__() (pid=4301, ip=10.0.0.4)',
+      '(TemporaryActor pid=4301)   At least one of the input arguments for this task could not be computed:',
+      "(TemporaryActor pid=4301) ray.exceptions.RaySystemError: System error: No module named 'policy'",
+      '(TemporaryActor pid=4301) traceback: Traceback (most recent call last):',
+      '(TemporaryActor pid=4301)   File "/usr/lib/python3.10/site-packages/ray/_private/serialization.py", line 281, in deserialize_objects',
+    ].join('\n');
+    expect(cls(creation)).toBe('user.code_error');
+    // Ray's own failure to unpickle stays Ray's.
+    expect(cls('ray.exceptions.RaySystemError: System error: Failed to unpickle serialized exception')).toBe('ray.crash');
+  });
   it('RayActorError whose worker exit type is NODE_OUT_OF_MEMORY (cl-004)', () => {
     expect(cls('Failed to execute python: RayActorError: The actor died unexpectedly before finishing this task.\nThe actor is dead because its worker process has died. Worker exit type: NODE_OUT_OF_MEMORY Worker exit detail: Task was killed due to the node running low on memory.')).toBe('host.oom');
   });

@@ -54,6 +54,21 @@ export const rayRules = defineRules([
     hint: 'A Ray node or raylet died: read raylet.out and gcs_server.out on that node (ray logs) for the reason; preemption and host OOM are the usual causes.',
   },
   {
+    // Ray's serialization (python/ray/_private/serialization.py) wraps an exception raised while a worker
+    // unpickles a task's arguments or an actor's class in RaySystemError ("System error: {client_exc}",
+    // exceptions.py): a ModuleNotFoundError ("No module named 'x'") or pickle's AttributeError ("Can't get
+    // attribute 'X' on <module …>") there is the run's own code not importable on that worker (not shipped
+    // with runtime_env working_dir / py_modules, or a different version), not Ray failing.
+    id: 'ray.worker_import_error',
+    class: 'user.code_error',
+    patterns: [/RaySystemError: System error: No module named '([^']{1,200})'/, /RaySystemError: System error: Can't get attribute '([^']{1,200})' on <module /],
+    // Above ray.node_or_raylet_died, which reads any RaySystemError as Ray's own machinery.
+    strength: 55,
+    extract: (_l, m): Extracted => ({ module: m[1] ?? null }),
+    why: "a Ray worker could not import the run's own module while it deserialized a task's arguments",
+    hint: "The Ray worker could not import the run's own code while unpickling the task's arguments or the actor's class: ship the code with the job (runtime_env={'working_dir': ...} or 'py_modules'), install the package on every node, or keep driver and workers on the same version of it.",
+  },
+  {
     id: 'ray.worker_crash_summary',
     class: 'ray.crash',
     patterns: [/(\d+) Workers? crashed due to other reasons/],
