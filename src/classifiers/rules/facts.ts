@@ -5,7 +5,7 @@
 import type { Extracted, Section } from '../rule.js';
 import type { SignalKind, SignalOf } from '../signals.js';
 import type { RuleId } from './index.js';
-import { EVICTED_FOR_RESOURCE } from './k8s.js';
+import { EVICTED_FOR_RESOURCE, k8sReasonVerdict } from './k8s.js';
 import { stallHint } from './stall.js';
 
 export interface FactRule<K extends SignalKind = SignalKind> {
@@ -80,6 +80,24 @@ export const FACT_RULES: FactRule[] = [
   // critical Pod (Pod reason Preempting): the Pod was taken away from outside.
   fact({ rule: 'k8s.preempted', on: 'k8s-event', when: (s) => s.reason === 'Preempted' || s.reason === 'TaintManagerEviction', text: (s) => `${s.type} ${s.reason} (Pod ${s.pod})` }),
   fact({ rule: 'k8s.preempted', on: 'pod', when: (s) => s.reason === 'Preempting', text: (s) => `Pod ${s.pod}: ${s.reason}` }),
+
+  // Every other reason of Kubernetes' vocabulary (rules/k8s-vocab.ts) fires its class's k8s.reason_* rule,
+  // weaker than the rows above on the reasons they read: a Pod rejected at admission (OutOfcpu,
+  // NodeAffinity, NodeShutdown), terminated for a node shutdown or deadline, a node event.
+  ...(['pod', 'container', 'k8s-event'] as const).flatMap((on) =>
+    (['k8s.reason_sandbox', 'k8s.reason_oom', 'k8s.reason_disk', 'k8s.reason_killed', 'k8s.reason_config'] as const).map((rule) =>
+      fact({
+        rule,
+        on,
+        when: (s: SignalOf<'pod' | 'container' | 'k8s-event'>) => k8sReasonVerdict(s.reason)?.rule === rule,
+        text: (s: SignalOf<'pod' | 'container' | 'k8s-event'>) => (s.kind === 'container' ? containerText(s) : s.kind === 'pod' ? `Pod ${s.pod}: ${s.reason}${s.message ? ` ${s.message.slice(0, 300)}` : ''}` : `${s.type} ${s.reason} (Pod ${s.pod})${s.message ? ` ${s.message.slice(0, 300)}` : ''}`),
+        extract: (s: SignalOf<'pod' | 'container' | 'k8s-event'>) => {
+          const v = k8sReasonVerdict(s.reason)!;
+          return { strength: v.strength, hint: v.hint, k8sReason: s.reason, k8sGroup: v.k8sGroup };
+        },
+      }),
+    ),
+  ),
 
   // Progress tracker (progress.ts): an agent's loop that stops mid-step, near the end of its section, with no
   // end of its own and no crash after it; a test session that never printed its summary.

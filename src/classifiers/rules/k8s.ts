@@ -246,10 +246,27 @@ function k8sReasonRule<const Id extends string>(id: Id, cls: FailureClass, group
   return { id, class: cls, patterns, strength: strongest, extract: k8sReasonExtract(patterns), why, hint: K8S_REASON_VERDICT[groups[0]!].hint };
 }
 
+/** The rule and verdict a reason constant of the table has on its own (a pods.json reason, no line around it); undefined for skip/restart. */
+export function k8sReasonVerdict(reason: string): { rule: K8sReasonRuleId; strength: number; hint: string; k8sGroup: string } | undefined {
+  const g = k8sGroupOf(reason);
+  if (!g || g === 'skip' || g === 'restart') return undefined;
+  const rule = k8sReasonRules.find((r) => REASON_GROUPS[r.id].includes(g))!.id;
+  return { rule, strength: K8S_REASON_VERDICT[g].strength, hint: K8S_REASON_VERDICT[g].hint, k8sGroup: g };
+}
+
+const REASON_GROUPS = {
+  'k8s.reason_sandbox': ['image', 'start', 'admission', 'evicted', 'node', 'probe'],
+  'k8s.reason_oom': ['oom'],
+  'k8s.reason_disk': ['disk'],
+  'k8s.reason_killed': ['killed'],
+  'k8s.reason_config': ['spec', 'config'],
+} as const satisfies Record<string, readonly Exclude<K8sReasonGroup, 'skip' | 'restart'>[]>;
+type K8sReasonRuleId = keyof typeof REASON_GROUPS;
+
 export const k8sReasonRules = defineRules([
-  k8sReasonRule('k8s.reason_sandbox', 'sandbox.failure', ['image', 'start', 'admission', 'evicted', 'node', 'probe'], "a kubelet, scheduler or controller reason says the Pod or its container could not be placed, pulled, created or kept healthy"),
-  k8sReasonRule('k8s.reason_oom', 'host.oom', ['oom'], 'a Kubernetes reason or eviction message says a container or the node ran out of memory'),
-  k8sReasonRule('k8s.reason_disk', 'disk.full', ['disk'], "a Kubernetes reason or eviction message says the node's storage, inodes or an emptyDir filled up"),
-  k8sReasonRule('k8s.reason_killed', 'host.killed', ['killed'], 'a Kubernetes reason says the Pod was taken away from outside (preemption, node shutdown, reboot or loss, a deadline)'),
-  k8sReasonRule('k8s.reason_config', 'config.error', ['spec', 'config'], 'a Kubernetes reason says the Pod spec or the request was refused by design (OS, policy, quota, validation)'),
+  k8sReasonRule('k8s.reason_sandbox', 'sandbox.failure', REASON_GROUPS['k8s.reason_sandbox'], "a kubelet, scheduler or controller reason says the Pod or its container could not be placed, pulled, created or kept healthy"),
+  k8sReasonRule('k8s.reason_oom', 'host.oom', REASON_GROUPS['k8s.reason_oom'], 'a Kubernetes reason or eviction message says a container or the node ran out of memory'),
+  k8sReasonRule('k8s.reason_disk', 'disk.full', REASON_GROUPS['k8s.reason_disk'], "a Kubernetes reason or eviction message says the node's storage, inodes or an emptyDir filled up"),
+  k8sReasonRule('k8s.reason_killed', 'host.killed', REASON_GROUPS['k8s.reason_killed'], 'a Kubernetes reason says the Pod was taken away from outside (preemption, node shutdown, reboot or loss, a deadline)'),
+  k8sReasonRule('k8s.reason_config', 'config.error', REASON_GROUPS['k8s.reason_config'], 'a Kubernetes reason says the Pod spec or the request was refused by design (OS, policy, quota, validation)'),
 ]);

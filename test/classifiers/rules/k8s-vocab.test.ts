@@ -4,7 +4,7 @@
 // only in a reason's place, and a restart or a node's trouble gives way to the cause in the same bundle.
 import { describe, expect, it } from 'vitest';
 import { K8S_MESSAGES, K8S_REASONS, type K8sReasonGroup } from '../../../src/classifiers/rules/k8s-vocab.js';
-import { classifyText } from '../helpers.js';
+import { classifyFiles, classifyText } from '../helpers.js';
 
 const cls = (text: string) => classifyText(text).class;
 const mine = (text: string) => classifyText(text).evidence.map((e) => e.rule).filter((r) => r.startsWith('k8s.reason_'));
@@ -116,5 +116,30 @@ describe('in a bundle with its cause', () => {
       '  Warning  Shutdown  1m  kubelet  Node is shutting, evicting pods',
     ].join('\n');
     expect(cls(log)).toBe('host.killed');
+  });
+});
+
+describe('k8s/pods.json: a reason of the vocabulary with no line around it', () => {
+  const pods = (pod: object) => classifyFiles({ 'k8s/pods.json': JSON.stringify({ pods: [pod] }, null, 2) });
+
+  it('a Pod the kubelet rejected at admission, or terminated for a node shutdown, decides by its reason', () => {
+    const rejected = pods({ name: 'sandbox-7', phase: 'Failed', reason: 'NodeAffinity', message: "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector", containers: [], events: [] });
+    expect(rejected.class).toBe('sandbox.failure');
+    // With no message the reason alone decides.
+    const bare = pods({ name: 'sandbox-7', phase: 'Failed', reason: 'OutOfcpu', message: '', containers: [], events: [] });
+    expect(bare.class).toBe('sandbox.failure');
+    expect(bare.evidence[0]).toMatchObject({ file: 'k8s/pods.json', rule: 'k8s.reason_sandbox' });
+    expect(pods({ name: 'trainer-0', phase: 'Failed', reason: 'Terminated', message: 'Pod was terminated in response to imminent node shutdown.', containers: [], events: [] }).class).toBe('host.killed');
+    expect(pods({ name: 'trainer-0', phase: 'Failed', reason: 'PodOSNotSupported', message: '', containers: [], events: [] }).class).toBe('config.error');
+  });
+
+  it('an event of the vocabulary decides, an ordinary one does not', () => {
+    expect(pods({ name: 'w0', phase: 'Running', containers: [], events: [{ type: 'Warning', reason: 'Rebooted', message: 'Node gpu-node-07 has been rebooted, boot id: 4b1c9e2a' }] }).class).toBe('host.killed');
+    expect(pods({ name: 'w0', phase: 'Running', containers: [], events: [{ type: 'Normal', reason: 'Pulled', message: 'Successfully pulled image "python:3.11"' }] }).class).toBe('unknown');
+  });
+
+  it('the reasons the narrower facts read keep their rule', () => {
+    const d = pods({ name: 'w0', phase: 'Pending', containers: [{ name: 'main', state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "nginx:not-exist"' } } }], events: [] });
+    expect(d.evidence[0]?.rule).toBe('k8s.image_pull');
   });
 });
