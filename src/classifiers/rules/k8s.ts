@@ -250,7 +250,7 @@ function k8sReasonRule<const Id extends string>(id: Id, cls: FailureClass, group
 export function k8sReasonVerdict(reason: string): { rule: K8sReasonRuleId; strength: number; hint: string; k8sGroup: string } | undefined {
   const g = k8sGroupOf(reason);
   if (!g || g === 'skip' || g === 'restart') return undefined;
-  const rule = k8sReasonRules.find((r) => REASON_GROUPS[r.id].includes(g))!.id;
+  const rule = k8sReasonRules.find((r) => (REASON_GROUPS[r.id] as readonly string[]).includes(g))!.id;
   return { rule, strength: K8S_REASON_VERDICT[g].strength, hint: K8S_REASON_VERDICT[g].hint, k8sGroup: g };
 }
 
