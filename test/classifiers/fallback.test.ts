@@ -22,33 +22,34 @@ function classify(text: string, fallback = true, cuts: number[] = []): Diagnosis
   return e.finish(undefined, { fallback });
 }
 
-// botocore/exceptions.py: class EndpointConnectionError(ConnectionError), fmt 'Could not connect to the endpoint URL: "{endpoint_url}"',
-// as a run's own logger reports it (Python logging, `%(asctime)s %(levelname)s %(filename)s:%(lineno)d -- %(message)s`).
-const BOTOCORE = [
-  '2026-12-02 10:11:12,345 INFO checkpoint.py:71 -- uploading step_4000 to s3://ckpt-bucket/run-17/',
+// CPython urllib/request.py do_open: URLError(err) of an ssl.SSLEOFError, printed '<urlopen error %s>' (urllib/error.py
+// URLError.__str__), as a run's own logger reports it (Python logging, `%(asctime)s %(levelname)s %(filename)s:%(lineno)d -- %(message)s`).
+// No rule reads it (botocore's EndpointConnectionError, the example before, is read by client.connection now).
+const URLERROR = [
+  '2026-12-02 10:11:12,345 INFO checkpoint.py:71 -- uploading step_4000 to https://ckpt.internal/run-17/',
   '2026-12-02 10:11:14,002 INFO trainer.py:310 -- step 4001 loss 1.873',
-  '2026-12-02 10:11:15,118 ERROR checkpoint.py:88 -- upload of step_4000 failed: botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL: "https://s3.us-west-2.amazonaws.com/ckpt-bucket/run-17/step_4000.pt"',
+  '2026-12-02 10:11:15,118 ERROR checkpoint.py:88 -- upload of step_4000 failed: urllib.error.URLError: <urlopen error EOF occurred in violation of protocol (_ssl.c:1006)>',
   '',
 ].join('\n');
 
 describe('vocabulary fallback: a guess where no rule decides', () => {
   it('names the class whose producer words the failure lines use, as a labelled weak guess', () => {
-    expect(classify(BOTOCORE, false).class).toBe('unknown');
-    const d = classify(BOTOCORE);
+    expect(classify(URLERROR, false).class).toBe('unknown');
+    const d = classify(URLERROR);
     expect(d.class).toBe('network.error');
     expect(d.category).toBe('infra');
     expect(isVocabularyGuess(d)).toBe(true);
     expect(d.hint).toMatch(/^Vocabulary guess, not a rule/);
-    expect(d.hint).toContain('"could not connect to the endpoint url"');
-    expect(d.evidence).toEqual([{ file: 'logs/stdout.log', line: 3, text: expect.stringContaining('EndpointConnectionError'), rule: FALLBACK_RULE }]);
+    expect(d.hint).toContain('"eof occurred in violation of protocol"');
+    expect(d.evidence).toEqual([{ file: 'logs/stdout.log', line: 3, text: expect.stringContaining('URLError'), rule: FALLBACK_RULE }]);
   });
 
   it('is less confident than any rule verdict', () => {
-    const guess = classify(BOTOCORE);
+    const guess = classify(URLERROR);
     expect(guess.confidence).toBeGreaterThan(0);
     expect(guess.confidence).toBeLessThanOrEqual(MAX_CONFIDENCE);
     // A rule's verdict on the same failure worded as a rule knows it (urllib3's NewConnectionError).
-    const byRule = classify(`${BOTOCORE}urllib3.exceptions.NewConnectionError: <urllib3.connection.HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno 111] Connection refused\n`);
+    const byRule = classify(`${URLERROR}urllib3.exceptions.NewConnectionError: <urllib3.connection.HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno 111] Connection refused\n`);
     expect(byRule.class).toBe('network.error');
     expect(isVocabularyGuess(byRule)).toBe(false);
     // resolve.ts: a rule verdict's confidence is 0.35 + strength / 200 or more.
@@ -59,8 +60,8 @@ describe('vocabulary fallback: a guess where no rule decides', () => {
   it('without a failure line, telling words give only a weaker guess, labelled so', () => {
     // The run logged the failure at WARNING (a lower level: no failure line) and then stopped.
     const text = [
-      '2026-12-02 10:11:12,345 INFO checkpoint.py:71 -- uploading step_4000 to s3://ckpt-bucket/run-17/',
-      '2026-12-02 10:11:15,118 WARNING checkpoint.py:88 -- upload of step_4000 gave up: botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL: "https://s3.us-west-2.amazonaws.com/ckpt-bucket/run-17/step_4000.pt"',
+      '2026-12-02 10:11:12,345 INFO checkpoint.py:71 -- uploading step_4000 to https://ckpt.internal/run-17/',
+      '2026-12-02 10:11:15,118 WARNING checkpoint.py:88 -- upload of step_4000 gave up: urllib.error.URLError: <urlopen error EOF occurred in violation of protocol (_ssl.c:1006)>',
       '',
     ].join('\n');
     const e = new Engine();
@@ -76,7 +77,7 @@ describe('vocabulary fallback: a guess where no rule decides', () => {
     expect(UNFLAGGED_MAX_CONFIDENCE).toBeLessThan(MIN_CONFIDENCE + 0.1);
     expect(d.evidence[0]).toMatchObject({ line: 2, rule: FALLBACK_RULE });
     // The same words flagged as a failure are the stronger guess.
-    expect(classify(BOTOCORE).confidence).toBeGreaterThan(d.confidence);
+    expect(classify(URLERROR).confidence).toBeGreaterThan(d.confidence);
   });
 
   it('without a failure line, a few words of a class in ordinary output stay unknown', () => {
@@ -87,7 +88,7 @@ describe('vocabulary fallback: a guess where no rule decides', () => {
   });
 
   it('without a failure line, streamed in any chunks as in memory', () => {
-    const text = '2026-12-02 10:11:15,118 WARNING checkpoint.py:88 -- botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL: "https://s3.us-west-2.amazonaws.com/b/k"\n';
+    const text = '2026-12-02 10:11:15,118 WARNING checkpoint.py:88 -- urllib.error.URLError: <urlopen error EOF occurred in violation of protocol (_ssl.c:1006)>\n';
     const whole = classify(text);
     expect(whole.class).toBe('network.error');
     fc.assert(
@@ -99,44 +100,44 @@ describe('vocabulary fallback: a guess where no rule decides', () => {
   });
 
   it('never changes a verdict a rule made', () => {
-    const text = `${BOTOCORE}torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.02 GiB is free.\n`;
+    const text = `${URLERROR}torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.02 GiB is free.\n`;
     expect(classify(text)).toEqual(classify(text, false));
     expect(classify(text).class).toBe('cuda.oom');
   });
 
   it('the same guess streamed in any chunks as in memory', () => {
-    const whole = classifyBundle({ files: new Map([['logs/stdout.log', BOTOCORE]]) });
+    const whole = classifyBundle({ files: new Map([['logs/stdout.log', URLERROR]]) });
     expect(whole.class).toBe('network.error');
     fc.assert(
       fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }), (cuts) => {
-        expect(classify(BOTOCORE, true, cuts)).toEqual(whole);
+        expect(classify(URLERROR, true, cuts)).toEqual(whole);
       }),
       { numRuns: 25 },
     );
   });
 
   it('makes no guess on a bundle its own records decide (a live bundle taken on a stall)', () => {
-    const d = classifyBundle({ files: new Map([['logs/stdout.log', BOTOCORE]]), manifest: { trigger: 'stall' } });
+    const d = classifyBundle({ files: new Map([['logs/stdout.log', URLERROR]]), manifest: { trigger: 'stall' } });
     expect(isVocabularyGuess(d)).toBe(false);
   });
 });
 
-// A traceback that ends in a library exception no rule knows (botocore/client.py raises the class its error
-// table names): only the catch-all "an exception ended a traceback" decides.
+// A traceback that ends in a library exception no rule knows (CPython's urllib/request.py wraps the
+// connection's OSError in URLError): only the catch-all "an exception ended a traceback" decides.
 const traceback = (last: string): string =>
   [
     'Traceback (most recent call last):',
     '  File "/home/u/proj/train.py", line 88, in <module>',
     '    save(ckpt)',
-    '  File "/opt/conda/lib/python3.11/site-packages/botocore/client.py", line 1012, in _make_api_call',
-    '    raise error_class(parsed_response, operation_name)',
+    '  File "/opt/conda/lib/python3.11/urllib/request.py", line 1351, in do_open',
+    '    raise URLError(err)',
     last,
     '',
   ].join('\n');
 
 describe('vocabulary fallback over the traceback catch-all', () => {
   it('an infra vocabulary in the exception the catch-all took wins over "some exception"', () => {
-    const log = traceback('botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL: "https://s3.us-west-2.amazonaws.com/ckpt-bucket/run-17/step_4000.pt"');
+    const log = traceback('urllib.error.URLError: <urlopen error EOF occurred in violation of protocol (_ssl.c:1006)>');
     const rulesOnly = classify(log, false);
     expect(rulesOnly.class).toBe('user.code_error');
     expect(rulesOnly.evidence.every((e) => e.rule === 'user.traceback_other')).toBe(true);

@@ -162,8 +162,8 @@ describe('outcome guard: any failure signal in the bundle wins over an outcome',
   });
 
   it('failure lines whose words are an infra vocabulary no rule knows also win (plain logs)', () => {
-    // botocore's EndpointConnectionError as a run's own logger reports it: no rule, only the vocabulary fallback.
-    const line = '2026-12-02 10:11:15,118 ERROR checkpoint.py:88 -- upload of step_4000 failed: botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL: "https://s3.us-west-2.amazonaws.com/ckpt-bucket/run-17/step_4000.pt"';
+    // CPython's urllib URLError (an SSL EOF) as a run's own logger reports it: no rule, only the vocabulary fallback.
+    const line = '2026-12-02 10:11:15,118 ERROR checkpoint.py:88 -- upload of step_4000 failed: urllib.error.URLError: <urlopen error EOF occurred in violation of protocol (_ssl.c:1006)>';
     const d = classifyText(`${line}\n${BUDGETS.connectonion}\n`);
     expect(d.class).toBe('network.error');
     expect(d.hint).toMatch(/never recorded as an outcome/);

@@ -9,21 +9,32 @@
 // skip group (base classes) is in no pattern: its message decides, by the other rules or the fallback.
 import { defineRules, type Extracted } from '../rule.js';
 import { answeredClass } from './answerer.js';
-import { type ClientError, type ClientErrorGroup, type ClientProducer, clientError, namesOf, PRODUCER_MODULES, producerOf } from './client-vocab.js';
+import { ALL_CLIENT_ERRORS, awsModelApiStatus, type ClientError, type ClientErrorGroup, type ClientProducer, clientError, clientErrorByCode, clientErrorByText, namesOf, PRODUCER_MODULES, producerOf } from './client-vocab.js';
 import { ANTHROPIC_TYPE_STATUS } from './gateway.js';
 import { TRACKER_NOISE } from './network.js';
 import { RUN_LOG_ONLY } from './sections.js';
 
 /**
- * One pattern per producer: its module path, then one of its class names that `pick` keeps (captured:
- * module, name). Each rule below takes the names of the groups it decides, so the rule's class is what
- * those names mean (the vocabulary fallback reads rule keys by the rule's class).
+ * One pattern per producer: its module path, then one of its class names that `pick` keeps (groups
+ * module, name); one of the texts that name a class on their own (group text: botocore's fmt, undici's
+ * default messages); one of undici's codes (group code). Each rule below takes the names of the groups it
+ * decides, so the rule's class is what those names mean (the vocabulary fallback reads rule keys by the
+ * rule's class).
  */
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const longestFirst = (xs: string[]): string[] => [...xs].sort((a, b) => b.length - a.length);
 function qualified(pick: (x: ClientError) => boolean): RegExp[] {
-  return (Object.keys(PRODUCER_MODULES) as ClientProducer[]).flatMap((p) => {
+  const byModule = (Object.keys(PRODUCER_MODULES) as ClientProducer[]).flatMap((p) => {
     const names = namesOf(p).filter((n) => pick(clientError(p, n)!));
-    return names.length ? [new RegExp(String.raw`\b(${PRODUCER_MODULES[p]})\.(${names.join('|')})\b(?![.\w])`)] : [];
+    return names.length ? [new RegExp(String.raw`\b(?<module>${PRODUCER_MODULES[p]})\.(?<name>${names.join('|')})\b(?![.\w])`)] : [];
   });
+  const texts = longestFirst(ALL_CLIENT_ERRORS.filter((x) => x.byText && pick(x)).map((x) => escape(x.byText!)));
+  const codes = longestFirst(ALL_CLIENT_ERRORS.filter((x) => x.code && pick(x)).map((x) => x.code!));
+  return [
+    ...byModule,
+    ...(texts.length ? [new RegExp(`(?<text>${texts.join('|')})`)] : []),
+    ...(codes.length ? [new RegExp(String.raw`\b(?<code>${codes.join('|')})\b`)] : []),
+  ];
 }
 const refusedByClass = (x: ClientError): boolean => x.group === 'status' && x.status !== undefined && x.status < 500;
 const statusByMessage = (x: ClientError): boolean => (x.group === 'status' || x.group === 'body') && !refusedByClass(x);
@@ -85,7 +96,8 @@ function verdict(group: ClientErrorGroup, entry: ClientError, rest: string, line
     // A registry or a sandbox runtime answering the status is an image pull or a sandbox (answerer.ts).
     const answered = answeredClass(line);
     if (answered) return { classOverride: answered, httpStatus: status, clientError: name, strength: 48 };
-    return status < 500
+    // 424 Failed Dependency: the model behind the API failed (Bedrock ModelErrorException, SageMaker ModelError).
+    return status < 500 && status !== 424
       ? { classOverride: 'gateway.4xx', httpStatus: status, clientError: name, strength: 48, hint: HINTS['4xx'] }
       : { classOverride: 'gateway.5xx', httpStatus: status, clientError: name, strength: 48, hint: HINTS['5xx'] };
   }
@@ -99,8 +111,9 @@ function verdict(group: ClientErrorGroup, entry: ClientError, rest: string, line
 const CAUSED_BY_RE = /\(Caused by (\w{3,60})\(/;
 
 function readLine(line: string, m: RegExpExecArray): { entry: ClientError; rest: string } | undefined {
-  const producer = producerOf(m[1]!);
-  const entry = producer ? clientError(producer, m[2]!) : undefined;
+  const g = m.groups ?? {};
+  const producer = g.module ? producerOf(g.module) : undefined;
+  const entry = g.text ? clientErrorByText(g.text) : g.code ? clientErrorByCode(g.code) : producer && g.name ? clientError(producer, g.name) : undefined;
   return entry ? { entry, rest: line.slice(m.index + m[0].length) } : undefined;
 }
 
@@ -120,6 +133,17 @@ function extractClient(line: string, m: RegExpExecArray): Extracted {
     return cause.group === 'timeout' ? { ...v, strength: 53, clientError: `${entry.producer}.${entry.name}(${cause.name})` } : { ...v, clientError: `${entry.producer}.${entry.name}(${cause.name})` };
   }
   return { classOverride: 'network.error', clientError: `${entry.producer}.${entry.name}`, strength: 46, hint: HINTS.connect };
+}
+
+/** botocore's ClientError.MSG_TEMPLATE ("An error occurred ({code}) when calling the {operation} operation{retry_info}: {message}"). */
+const AWS_CLIENT_ERROR_RE = /An error occurred \((?<awsCode>[A-Za-z]{3,80})\) when calling the (?<operation>[A-Za-z]{3,60}) operation/;
+
+/** A model API's error (AWS_MODEL_APIS): its status decides; another service's operation (S3, STS, …) is no model API's answer. */
+function extractAws(line: string, m: RegExpExecArray): Extracted {
+  const read = awsModelApiStatus(m.groups!.awsCode!, m.groups!.operation!);
+  if (!read || read.status === undefined) return { classOverride: null };
+  const entry: ClientError = { producer: 'botocore', name: m.groups!.awsCode!, message: '', group: read.status === 408 ? 'timeout' : 'status', status: read.status };
+  return { ...verdict(entry.group, entry, line.slice(m.index + m[0].length), line), awsService: read.service };
 }
 
 /** Source shown in a traceback ("except httpx.ReadTimeout:"), experiment trackers' own retries, harness timeouts that wrap a client's. */
@@ -148,6 +172,19 @@ export const clientRules = defineRules([
     unless: NOT_A_FAILURE,
     strength: 48,
     extract: extractClient,
+    why: WHY,
+    hint: HINTS['5xx'],
+  },
+  {
+    // botocore's ClientError / EventStreamError from a model API (Bedrock, Bedrock agents, SageMaker
+    // endpoints): the code's status in the service model decides (ThrottlingException 429 → 4xx,
+    // ServiceUnavailableException 503 → 5xx, ModelTimeoutException 408 → api.timeout).
+    id: 'client.aws_model_api',
+    class: 'gateway.5xx',
+    patterns: [AWS_CLIENT_ERROR_RE],
+    unless: NOT_A_FAILURE,
+    strength: 48,
+    extract: extractAws,
     why: WHY,
     hint: HINTS['5xx'],
   },

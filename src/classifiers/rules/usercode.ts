@@ -102,7 +102,10 @@ export const userCodeRules = defineRules([
     id: 'user.traceback_exception',
     class: 'user.code_error',
     patterns: [FINAL_EXCEPTION_RE, INTERLEAVED_EXCEPTION_RE],
-    unless: [/\bexcept\b|\braise\b|^\s*#|isinstance\(/, /Warning\b/, PYTEST_REPORT_LINE],
+    // Node's fetch (undici lib/web/fetch/index.js) rejects with TypeError "fetch failed" (its [cause] is the
+    // network error) and errors a body cut mid-stream with TypeError "terminated": no Python exception, and
+    // no code bug (rules/client-vocab.ts reads them).
+    unless: [/\bexcept\b|\braise\b|^\s*#|isinstance\(/, /Warning\b/, PYTEST_REPORT_LINE, /\bTypeError: (?:fetch failed|terminated)\s*$/],
     strength: 20,
     sections: RUN_LOG_ONLY,
     extract: (_l, m): Extracted => ({ exception: m[1] }),

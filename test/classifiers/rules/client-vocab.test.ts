@@ -2,14 +2,15 @@
 // rules/client.ts): every class of the table through the ways a run's log prints it, the status
 // deciding 4xx vs 5xx, and the groups ordering against real causes the way the messages mean.
 import { describe, expect, it } from 'vitest';
-import { CLIENT_ERRORS, CLIENT_RETRY_NOTES, type ClientError, type ClientErrorGroup, type ClientProducer } from '../../../src/classifiers/rules/client-vocab.js';
+import { AWS_MODEL_APIS, BOTOCORE_ERRORS, CLIENT_ERRORS, CLIENT_RETRY_NOTES, type ClientError, type ClientErrorGroup, type ClientProducer, UNDICI_ERRORS } from '../../../src/classifiers/rules/client-vocab.js';
 import { classifyText } from '../helpers.js';
 
 const cls = (text: string) => classifyText(text).class;
 const rules = (text: string) => classifyText(text).evidence.map((e) => e.rule);
 
 /** The module Python prints before each producer's class name (each package sets __module__ on its exports). */
-const PRINTED_MODULE: Record<ClientProducer, string> = {
+const PRINTED_MODULE: Record<Exclude<ClientProducer, 'undici'>, string> = {
+  botocore: 'botocore.exceptions',
   openai: 'openai',
   'openai<1': 'openai.error',
   anthropic: 'anthropic',
@@ -21,10 +22,11 @@ const PRINTED_MODULE: Record<ClientProducer, string> = {
   litellm: 'litellm.exceptions',
 };
 const printed = (x: ClientError): string =>
-  x.name === 'APIRemovedInV1' ? 'openai.lib._old_api.APIRemovedInV1' : x.name === 'RouterRateLimitError' ? 'litellm.types.router.RouterRateLimitError' : `${PRINTED_MODULE[x.producer]}.${x.name}`;
+  x.name === 'APIRemovedInV1' ? 'openai.lib._old_api.APIRemovedInV1' : x.name === 'RouterRateLimitError' ? 'litellm.types.router.RouterRateLimitError' : `${PRINTED_MODULE[x.producer as Exclude<ClientProducer, 'undici'>]}.${x.name}`;
 
 /** Where each producer raises from, for a traceback's innermost frame (library code). */
-const FRAME: Record<ClientProducer, string> = {
+const FRAME: Record<Exclude<ClientProducer, 'undici'>, string> = {
+  botocore: 'botocore/endpoint.py", line 386, in _send',
   openai: 'openai/_base_client.py", line 1047, in request',
   'openai<1': 'openai/api_requestor.py", line 775, in _interpret_response_line',
   anthropic: 'anthropic/_base_client.py", line 1112, in request',
@@ -51,8 +53,19 @@ const byStatus = (s: number): string => (s < 500 ? 'gateway.4xx' : 'gateway.5xx'
 
 /** Each entry's lines as a run prints them: the exception line alone, behind a traceback of library frames, and behind a launcher's prefix. */
 function templates(x: ClientError, message: string): string[] {
+  if (x.producer === 'undici') {
+    // Node prints an error as "<name>: <message>" then its stack and own properties; fetch wraps it as the [cause] of a TypeError.
+    const head = x.name === 'TypeError' ? `TypeError: ${message}` : `${x.name}: ${message}`;
+    return [
+      [head, '    at Fetch.onAborted (node:internal/deps/undici/undici:11190:53)', ...(x.code ? ['  {', `  code: '${x.code}'`, '}'] : [])].join('\n'),
+      ...(x.code ? [['TypeError: fetch failed', '    at node:internal/deps/undici/undici:13502:13', `  [cause]: ${head}`, '      at onConnectTimeout (node:internal/deps/undici/undici:2602:28) {', `    code: '${x.code}'`, '  }'].join('\n')] : []),
+    ];
+  }
   const line = `${printed(x)}: ${message}`;
+  // A text of its own, logged by the run without the class name.
+  const logged = x.byText ? [`2026-12-02 10:00:04,118 ERROR bedrock_client.py:88 converse failed: ${message}`] : [];
   return [
+    ...logged,
     line,
     ['Traceback (most recent call last):', '  File "/workspace/rollout/reward_client.py", line 61, in score', '    resp = client.post(url, json=payload)', `  File "/opt/venv/lib/python3.11/site-packages/${FRAME[x.producer]}`, '    raise exc', line].join('\n'),
     `(TaskRunner pid=48211) ${line}`,
@@ -67,8 +80,10 @@ const withStatus = (message: string, s: number): string =>
 /** Decides only with a status on its line: a body class whose message carries none. */
 const needsStatus = (x: ClientError): boolean => x.group === 'body' && x.status === undefined && !/\bN\b/.test(x.message);
 
+const ENTRIES: readonly ClientError[] = [...CLIENT_ERRORS, ...BOTOCORE_ERRORS, ...UNDICI_ERRORS];
+
 describe('every client exception class through the lines that print it', () => {
-  const deciding = CLIENT_ERRORS.filter((x) => x.group !== 'usage' && x.group !== 'echo' && x.group !== 'skip' && !needsStatus(x));
+  const deciding = ENTRIES.filter((x) => x.group !== 'usage' && x.group !== 'echo' && x.group !== 'skip' && !needsStatus(x));
   it.each(deciding.map((x) => [x.producer, x.name, x] as const))('%s %s', (_p, _n, x) => {
     const cases: { message: string; want: string }[] = [];
     if (x.group === 'status' || x.group === 'body') {
@@ -82,7 +97,7 @@ describe('every client exception class through the lines that print it', () => {
   });
 
   it('a class that decides nothing on its own (usage, echo, a body without a status) is no failure, and no guess either', () => {
-    const quiet = CLIENT_ERRORS.filter((x) => x.group === 'usage' || x.group === 'echo' || needsStatus(x));
+    const quiet = ENTRIES.filter((x) => x.group === 'usage' || x.group === 'echo' || needsStatus(x));
     expect(quiet.length).toBeGreaterThan(30);
     const infra = new Set(['network.error', 'api.timeout', 'gateway.4xx', 'gateway.5xx', 'config.error']);
     for (const x of quiet) {
@@ -90,6 +105,10 @@ describe('every client exception class through the lines that print it', () => {
       // read as the run's by the traceback rules): the infrastructure never, and no vocabulary guess is made.
       for (const t of templates(x, x.message.replace(/\bN\b/, '503'))) {
         const d = classifyText(t);
+        expect(d.evidence.map((e) => e.rule).filter((r) => r.startsWith('client.')), t).toEqual([]);
+        // An undici class read by its code only: its head line ("InvalidArgumentError: …") names a class
+        // other libraries share, so what the vocabulary makes of that line is not the table's to say.
+        if (x.producer === 'undici' && !x.byText) continue;
         expect(infra.has(d.class), t).toBe(false);
         expect(d.evidence.map((e) => e.rule), t).not.toContain('fallback.vocabulary');
       }
@@ -97,7 +116,7 @@ describe('every client exception class through the lines that print it', () => {
   });
 
   it('a base class is left to its message (the other rules, the vocabulary fallback)', () => {
-    for (const x of CLIENT_ERRORS.filter((y) => y.group === 'skip')) for (const t of templates(x, x.message)) expect(rules(t).filter((r) => r.startsWith('client.')), t).toEqual([]);
+    for (const x of ENTRIES.filter((y) => y.group === 'skip' && y.producer !== 'botocore')) for (const t of templates(x, x.message)) expect(rules(t).filter((r) => r.startsWith('client.')), t).toEqual([]);
     expect(cls('openai.OpenAIError: The api_key client option must be set either by passing api_key to the client or by setting the OPENAI_API_KEY environment variable')).toBe('config.error');
   });
 
@@ -106,9 +125,25 @@ describe('every client exception class through the lines that print it', () => {
   });
 
   it('covers every producer the table names, with each class once per producer', () => {
-    const keys = CLIENT_ERRORS.map((x) => `${x.producer}:${x.name}`);
+    const keys = ENTRIES.map((x) => `${x.producer}:${x.name}`);
     expect(new Set(keys).size).toBe(keys.length);
-    expect(new Set(CLIENT_ERRORS.map((x) => x.producer))).toEqual(new Set(Object.keys(PRINTED_MODULE)));
+    expect(new Set(ENTRIES.map((x) => x.producer))).toEqual(new Set([...Object.keys(PRINTED_MODULE), 'undici']));
+  });
+
+  it("reads every model API error of botocore's service models by its status, in both the modeled class and the event stream's lower-camel code", () => {
+    let n = 0;
+    for (const api of AWS_MODEL_APIS)
+      for (const [code, status] of Object.entries(api.errors)) {
+        const want = status === 408 ? 'api.timeout' : status < 500 && status !== 424 ? 'gateway.4xx' : 'gateway.5xx';
+        const op = api.operations.find((o) => /^Invoke|^Converse$/.test(o))!;
+        const modeled = `botocore.errorfactory.${code}: An error occurred (${code}) when calling the ${op} operation (reached max retries: 4): The request failed.`;
+        const stream = `botocore.exceptions.EventStreamError: An error occurred (${code.charAt(0).toLowerCase()}${code.slice(1)}) when calling the ${op} operation: The request failed.`;
+        for (const t of [modeled, stream]) expect(cls(t), `${api.service} ${t}`).toBe(want);
+        n += 1;
+      }
+    expect(n).toBeGreaterThan(25);
+    // Another service's error (an S3 upload, STS) is no model API answering.
+    expect(rules('botocore.exceptions.ClientError: An error occurred (AccessDenied) when calling the PutObject operation: Access Denied')).not.toContain('client.aws_model_api');
   });
 });
 
@@ -175,6 +210,33 @@ describe('what the groups and statuses mean in a run', () => {
       'RuntimeError: evaluation aborted',
     ].join('\n');
     expect(cls(log)).toBe('gateway.4xx');
+  });
+
+  it("Node's fetch wrapper is no Python exception: its [cause] decides, and gives way to the server's crash", () => {
+    const fetchLog = [
+      'TypeError: fetch failed',
+      '    at node:internal/deps/undici/undici:13502:13',
+      '    at async OpenAI.makeRequest (file:///app/node_modules/openai/core.mjs:341:21)',
+      '  [cause]: SocketError: other side closed',
+      '      at TLSSocket.onHttpSocketClose (node:internal/deps/undici/undici:6294:26) {',
+      "    code: 'UND_ERR_SOCKET',",
+      '  }',
+    ];
+    expect(cls(fetchLog.join('\n'))).toBe('network.error');
+    expect(cls('TypeError: terminated')).toBe('network.error');
+    const serverDied = ['ERROR 12-02 10:00:03 [core.py:712] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.10 GiB is free.', ...fetchLog];
+    expect(cls(serverDied.join('\n'))).toBe('cuda.oom');
+  });
+
+  it('a Bedrock throttling answer ends the trial as the gateway refusing, whatever score the harness wrote after', () => {
+    const log = [
+      '2026-12-02 10:00:01,004 INFO harness: trial 17 started (agent=bedrock-agent)',
+      "botocore.exceptions.EventStreamError: An error occurred (throttlingException) when calling the InvokeAgent operation: Your request rate is too high. Reduce the frequency of requests.",
+      '2026-12-02 10:00:09,551 INFO harness: trial 17 finished, reward 0.0',
+    ].join('\n');
+    expect(cls(log)).toBe('gateway.4xx');
+    // botocore's read timeout on the model endpoint is the model not answering in time.
+    expect(cls('botocore.exceptions.ReadTimeoutError: Read timeout on endpoint URL: "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse"')).toBe('api.timeout');
   });
 
   it('source code and tracker retries that name the classes are no failure', () => {
