@@ -475,6 +475,32 @@ export function awsModelApiStatus(code: string, operation: string): { status: nu
 }
 
 /**
+ * The providers' own texts that LiteLLM maps to a class whatever status came with them
+ * (litellm_core_utils/exception_mapping_utils.py ExceptionCheckers: is_error_str_context_window_exceeded's
+ * known_exception_substrings and the Cerebras / "maximum input length" checks → ContextWindowExceededError;
+ * is_azure_content_policy_violation_error → ContentPolicyViolationError; is_error_str_rate_limit's Mistral
+ * "service tier capacity exceeded" → RateLimitError): [text as LiteLLM matches it (lower case), status of
+ * the class it becomes, what it says]. Left out: its bare "rate limit" / "429" (the gateway rules read
+ * those with their context) and "the model produced invalid content" (OpenAI answers that with a 500:
+ * LiteLLM's 400 is its own choice, not the provider's).
+ */
+export const LITELLM_PROVIDER_TEXTS: readonly (readonly [string, number, string])[] = [
+  ["model's maximum context limit", 400, 'context window'],
+  ["is longer than the model's context length", 400, 'context window'],
+  ['input tokens exceed the configured limit', 400, 'context window'],
+  ['exceeds the available context size', 400, 'context window (llama.cpp)'],
+  ['exceeds the maximum number of tokens allowed', 400, 'context window (Gemini)'],
+  ['string too long. expected a string with maximum length', 400, 'context window'],
+  ['responsibleaipolicyviolation', 400, 'content policy (Azure)'],
+  ["the response was filtered due to the prompt triggering azure openai's content management", 400, 'content policy (Azure)'],
+  ['your task failed as a result of our safety system', 400, 'content policy'],
+  ['content_filter_policy', 400, 'content policy'],
+  ['your request was rejected as a result of our safety system', 400, 'content policy'],
+  ['content_policy_violation', 400, 'content policy'],
+  ['service tier capacity exceeded', 429, 'rate limit (Mistral)'],
+];
+
+/**
  * Log lines of the clients' retry loops: notes before a failure, not one. [producer, where, text as printed].
  * Nothing reads them as a failure (the test checks each stays unknown on its own).
  */

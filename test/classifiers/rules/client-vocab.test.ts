@@ -2,7 +2,7 @@
 // rules/client.ts): every class of the table through the ways a run's log prints it, the status
 // deciding 4xx vs 5xx, and the groups ordering against real causes the way the messages mean.
 import { describe, expect, it } from 'vitest';
-import { AWS_MODEL_APIS, BOTOCORE_ERRORS, CLIENT_ERRORS, CLIENT_RETRY_NOTES, type ClientError, type ClientErrorGroup, type ClientProducer, UNDICI_ERRORS } from '../../../src/classifiers/rules/client-vocab.js';
+import { AWS_MODEL_APIS, BOTOCORE_ERRORS, CLIENT_ERRORS, LITELLM_PROVIDER_TEXTS, CLIENT_RETRY_NOTES, type ClientError, type ClientErrorGroup, type ClientProducer, UNDICI_ERRORS } from '../../../src/classifiers/rules/client-vocab.js';
 import { classifyText } from '../helpers.js';
 
 const cls = (text: string) => classifyText(text).class;
@@ -122,6 +122,17 @@ describe('every client exception class through the lines that print it', () => {
 
   it("the SDKs' retry notes are no failure", () => {
     for (const [, , text] of CLIENT_RETRY_NOTES) expect(cls(text), text).toBe('unknown');
+  });
+
+  it("reads every provider text LiteLLM classifies by, whatever its case, as the refusal LiteLLM makes of it", () => {
+    for (const [text, status] of LITELLM_PROVIDER_TEXTS) {
+      const said = text.charAt(0).toUpperCase() + text.slice(1);
+      for (const t of [`2026-12-02 10:00:04,118 ERROR harness.py:41 model call failed: {"error": {"message": "${said}.", "code": ${status}}}`, `RuntimeError: generation failed: ${text}`])
+        expect(cls(t), t).toBe(byStatus(status));
+    }
+    // llama.cpp's server and Mistral's API in their own envelopes.
+    expect(cls('{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}')).toBe('gateway.4xx');
+    expect(cls('{"object":"error","message":"Service tier capacity exceeded for this model.","type":"service_tier_capacity_exceeded","param":null,"code":"3505"}')).toBe('gateway.4xx');
   });
 
   it('covers every producer the table names, with each class once per producer', () => {
