@@ -501,6 +501,20 @@ export const LITELLM_PROVIDER_TEXTS: readonly (readonly [string, number, string]
 ];
 
 /**
+ * The OpenAI API's own error messages, as its error-codes guide lists them (platform.openai.com/docs/
+ * guides/error-codes, "API errors": the message text the API returns with each status), plus the older
+ * overload text the API returned for a model at capacity. OpenAI-compatible servers and gateways return
+ * the same texts. [text, status, what], read case-insensitively like LiteLLM's texts above.
+ */
+export const OPENAI_API_ERROR_TEXTS: readonly (readonly [string, number, string])[] = [
+  ['you must be a member of an organization to use the api', 401, 'no organization (OpenAI)'],
+  ['country, region, or territory not supported', 403, 'region not supported (OpenAI)'],
+  ['you exceeded your current quota, please check your plan and billing details', 429, 'quota exhausted (OpenAI)'],
+  ['the engine is currently overloaded, please try again later', 503, 'overloaded (OpenAI)'],
+  ['model is currently overloaded with other requests', 503, 'overloaded (OpenAI)'],
+];
+
+/**
  * Log lines of the clients' retry loops: notes before a failure, not one. [producer, where, text as printed].
  * Nothing reads them as a failure (the test checks each stays unknown on its own).
  */

@@ -9,7 +9,7 @@
 // skip group (base classes) is in no pattern: its message decides, by the other rules or the fallback.
 import { defineRules, type Extracted } from '../rule.js';
 import { answeredClass } from './answerer.js';
-import { ALL_CLIENT_ERRORS, awsModelApiStatus, LITELLM_PROVIDER_TEXTS, type ClientError, type ClientErrorGroup, type ClientProducer, clientError, clientErrorByCode, clientErrorByText, namesOf, PRODUCER_MODULES, producerOf } from './client-vocab.js';
+import { ALL_CLIENT_ERRORS, awsModelApiStatus, LITELLM_PROVIDER_TEXTS, OPENAI_API_ERROR_TEXTS, type ClientError, type ClientErrorGroup, type ClientProducer, clientError, clientErrorByCode, clientErrorByText, namesOf, PRODUCER_MODULES, producerOf } from './client-vocab.js';
 import { ANTHROPIC_TYPE_STATUS } from './gateway.js';
 import { TRACKER_NOISE } from './network.js';
 import { RUN_LOG_ONLY } from './sections.js';
@@ -146,9 +146,10 @@ function extractAws(line: string, m: RegExpExecArray): Extracted {
   return { ...verdict(entry.group, entry, line.slice(m.index + m[0].length), line), awsService: read.service };
 }
 
-/** The providers' texts LiteLLM classifies by (LITELLM_PROVIDER_TEXTS), read as LiteLLM reads them: case-insensitively. */
-const PROVIDER_TEXT_RE = new RegExp(`(?<providerText>${longestFirst(LITELLM_PROVIDER_TEXTS.map(([text]) => escape(text))).join('|')})`, 'i');
-const PROVIDER_TEXT = new Map(LITELLM_PROVIDER_TEXTS.map(([text, status, what]) => [text, { status, what }]));
+/** The providers' texts LiteLLM classifies by and the OpenAI API's own messages, read as LiteLLM reads them: case-insensitively. */
+const PROVIDER_TEXTS = [...LITELLM_PROVIDER_TEXTS, ...OPENAI_API_ERROR_TEXTS];
+const PROVIDER_TEXT_RE = new RegExp(`(?<providerText>${longestFirst(PROVIDER_TEXTS.map(([text]) => escape(text))).join('|')})`, 'i');
+const PROVIDER_TEXT = new Map(PROVIDER_TEXTS.map(([text, status, what]) => [text, { status, what }]));
 
 /** Source shown in a traceback ("except httpx.ReadTimeout:"), experiment trackers' own retries, harness timeouts that wrap a client's. */
 const NOT_A_FAILURE: readonly RegExp[] = [TRACKER_NOISE, /\bexcept\b/, /\bisinstance\(|\braise_for_status\(\)\s*$/, /EnvironmentStartTimeout|AgentSetupTimeout|VerifierTimeout|AgentTimeoutError/];
@@ -215,7 +216,8 @@ export const clientRules = defineRules([
   },
   {
     // A provider's text that LiteLLM maps to ContextWindowExceededError, ContentPolicyViolationError or
-    // RateLimitError whatever status came with it (exception_mapping_utils.py ExceptionCheckers).
+    // RateLimitError whatever status came with it (exception_mapping_utils.py ExceptionCheckers), and the
+    // OpenAI API's own messages, whose documented status decides (a 503 overload is gateway.5xx).
     id: 'client.provider_text',
     class: 'gateway.4xx',
     patterns: [PROVIDER_TEXT_RE],
@@ -224,6 +226,7 @@ export const clientRules = defineRules([
     extract: (line, m) => {
       const read = PROVIDER_TEXT.get(m.groups!.providerText!.toLowerCase())!;
       const answered = answeredClass(line);
+      if (!answered && read.status >= 500) return { httpStatus: read.status, providerText: read.what, classOverride: 'gateway.5xx', hint: HINTS['5xx'] };
       return { httpStatus: read.status, providerText: read.what, ...(answered ? { classOverride: answered } : {}) };
     },
     why: 'the provider refused the request in words LiteLLM reads as a context-window, content-policy or rate-limit refusal',

@@ -2,7 +2,7 @@
 // rules/client.ts): every class of the table through the ways a run's log prints it, the status
 // deciding 4xx vs 5xx, and the groups ordering against real causes the way the messages mean.
 import { describe, expect, it } from 'vitest';
-import { AWS_MODEL_APIS, BOTOCORE_ERRORS, CLIENT_ERRORS, LITELLM_PROVIDER_TEXTS, CLIENT_RETRY_NOTES, type ClientError, type ClientErrorGroup, type ClientProducer, UNDICI_ERRORS } from '../../../src/classifiers/rules/client-vocab.js';
+import { AWS_MODEL_APIS, BOTOCORE_ERRORS, CLIENT_ERRORS, LITELLM_PROVIDER_TEXTS, OPENAI_API_ERROR_TEXTS, CLIENT_RETRY_NOTES, type ClientError, type ClientErrorGroup, type ClientProducer, UNDICI_ERRORS } from '../../../src/classifiers/rules/client-vocab.js';
 import { classifyText } from '../helpers.js';
 
 const cls = (text: string) => classifyText(text).class;
@@ -133,6 +133,17 @@ describe('every client exception class through the lines that print it', () => {
     // llama.cpp's server and Mistral's API in their own envelopes.
     expect(cls('{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}')).toBe('gateway.4xx');
     expect(cls('{"object":"error","message":"Service tier capacity exceeded for this model.","type":"service_tier_capacity_exceeded","param":null,"code":"3505"}')).toBe('gateway.4xx');
+  });
+
+  it("reads the OpenAI API's own error messages by their documented status (an overload is the server's, a quota or region refusal the request's)", () => {
+    for (const [text, status] of OPENAI_API_ERROR_TEXTS) {
+      const said = text.charAt(0).toUpperCase() + text.slice(1);
+      for (const t of [`{"error": {"message": "${said}.", "type": "${status >= 500 ? 'server_error' : 'invalid_request_error'}", "param": null, "code": null}}`, `ERROR agent.py:88 LLM call failed: ${said}. (Please include the request ID fac8b65ed1c009c456a00410c4f6c376 in your message.)`])
+        expect(cls(t), t).toBe(byStatus(status));
+    }
+    // The server's own failure behind an overload message stays the cause.
+    const engine = "ERROR 03-19 10:55:18 [serving_chat.py:677] vllm.engine.multiprocessing.MQEngineDeadError: Engine loop is not running. Inspect the stacktrace to find the original error: OutOfMemoryError('CUDA out of memory. Tried to allocate 128.00 MiB. GPU 0 has a total capacity of 79.33 GiB of which 16.00 MiB is free.";
+    expect(cls(`${engine}\nThe engine is currently overloaded, please try again later`)).toBe('cuda.oom');
   });
 
   it('covers every producer the table names, with each class once per producer', () => {
