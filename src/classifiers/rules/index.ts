@@ -17,6 +17,7 @@ import { k8sReasonRules, k8sRules } from './k8s.js';
 import { kubeSchedulerRules } from './kube-scheduler.js';
 import { ncclRules } from './nccl.js';
 import { networkRules } from './network.js';
+import { netlibRules } from './node-go-grpc.js';
 import { outcomeRules } from './outcome.js';
 import { ociRuntimeRules } from './oci-runtime.js';
 import { rayRules, rayVocabRules } from './ray.js';
@@ -53,6 +54,7 @@ const ALL = [
   ...gatewayRules,
   ...networkRules,
   ...clientRules,
+  ...netlibRules,
   ...configRules,
   ...errnoRules,
   ...validationRules,
