@@ -38,10 +38,13 @@
 // - grpc/grpc-go 4793ad0 (2026-08-21): codes/code_string.go (String and canonical names), internal/status
 //   ("rpc error: code = %s desc = %s"), internal/transport ("connection error: desc = …", "transport is
 //   closing", "error reading from server", "keepalive ping failed to receive ACK within timeout", "the
-//   connection is draining"), rpc_util.go ("grpc: received message larger than max"), clientconn.go
-//   ("grpc: the client connection is closing"), balancer/* ("produced zero addresses", "last connection
-//   error"); grpc/grpc-node 2670b37 packages/grpc-js/src/call.ts ("N NAME: details"), load-balancer-pick-
-//   first.ts ("No connection established"); grpcio's StatusCode names and _InactiveRpcError repr
+//   connection is draining"), internal/transport/http2_client.go ("transport: authentication handshake
+//   failed", "error reading server preface", "unexpected HTTP status code received from server: N (…)"),
+//   rpc_util.go ("grpc: received message larger than max"), clientconn.go ("grpc: the client connection is
+//   closing"), balancer/* ("produced zero addresses", "all SubConns are in TransientFailure", "last
+//   connection error"); grpc/grpc-node 2670b37 packages/grpc-js/src/call.ts ("N NAME: details"),
+//   subchannel-call.ts ("Received HTTP status code N", "Received RST_STREAM with code N", "Connection
+//   dropped"), load-balancer-pick-first.ts ("No connection established"); grpcio's StatusCode names and _InactiveRpcError repr
 //   ("status = StatusCode.X", "details = …"); grpc-java's StatusRuntimeException ("NAME: details").
 // - googleapis/python-api-core (exceptions.py at daf3040^: every class with its HTTP code and grpc status,
 //   GoogleAPICallError.__str__ "{code} {message}", RetryError "…, last exception: …"; retry_base.py
@@ -281,7 +284,12 @@ const GRPC_DESCS: NetError[] = [
   e('grpc', 'grpc-js pick-first', 'No connection established', 'connect', { contextual: true }),
   e('grpc', 'resolver', 'produced zero addresses', 'connect', { contextual: true }),
   e('grpc', 'c-ares resolver', 'DNS resolution failed', 'connect', { contextual: true }),
+  e('grpc', 'ErrTransientFailure', 'all SubConns are in TransientFailure', 'connect'),
+  e('grpc', 'handshake', 'transport: authentication handshake failed', 'connect'),
   e('grpc', 'ErrConnClosing', 'transport is closing', 'dropped', { contextual: true }),
+  e('grpc', 'server preface', 'error reading server preface', 'dropped'),
+  e('grpc', 'grpc-js dropped', 'Connection dropped', 'dropped', { contextual: true }),
+  e('grpc', 'core RST_STREAM', 'Received RST_STREAM with error code', 'dropped'),
   e('grpc', 'reader', 'error reading from server', 'dropped', { contextual: true }),
   e('grpc', 'keepalive', 'keepalive ping failed to receive ACK within timeout', 'dropped'),
   e('grpc', 'errStreamDrain', 'the connection is draining', 'dropped', { contextual: true }),
@@ -289,6 +297,10 @@ const GRPC_DESCS: NetError[] = [
   e('grpc', 'core stream', 'Stream removed', 'dropped', { contextual: true }),
   e('grpc', 'grpc-js RST_STREAM', 'Received RST_STREAM with code', 'dropped'),
   e('grpc', 'core deadline', 'Deadline Exceeded', 'timeout', { contextual: true }),
+  // A proxy or load balancer in front answered plain HTTP instead of gRPC: its status decides.
+  e('grpc', 'grpc-go http status', 'unexpected HTTP status code received from server: N (Service Unavailable)', 'status'),
+  e('grpc', 'grpc-js http status', 'Received HTTP status code N', 'status'),
+  e('grpc', 'core http status', 'Received http2 header with status: N', 'status'),
   e('grpc', 'core deadline (client)', 'Deadline expired before operation could complete', 'timeout'),
   // rpc_util.go: a message over the receiver's max size (default 4 MiB): the size option the run set.
   e('grpc', 'recvMsg', 'grpc: received message larger than max', 'config'),
@@ -342,7 +354,7 @@ export function grpcCode(v: string | number): (typeof GRPC_CODES)[number] | unde
 /** The transport description a gRPC message holds, if any (read anywhere in it). */
 export function grpcDesc(text: string): NetError | undefined {
   const t = lower(text);
-  return textsOf(['grpc']).find((x) => t.includes(lower(x.message)));
+  return textsOf(['grpc']).find((x) => t.includes(lower(templateHead(x.message))));
 }
 
 const API_CORE = new Map(API_CORE_CLASSES.map((c) => [c[0], c]));

@@ -29,6 +29,7 @@ import {
   textsOf,
 } from './node-go-grpc-vocab.js';
 import { RUN_LOG_ONLY } from './sections.js';
+import { INFO_LEVELS } from './severity.js';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const alt = (xs: readonly string[]) => xs.map(escape).join('|');
@@ -88,11 +89,16 @@ const GO_CONTEXTUAL = textsOf(['go'], (x) => !!x.contextual);
 
 // --- reading ---------------------------------------------------------------------------------------------
 
-/** A gRPC code and its description: the description says more where it names a transport failure or a size limit. */
+/** The plain HTTP status a gRPC client got instead of a gRPC answer (a proxy or load balancer in front). */
+const GRPC_HTTP_STATUS = /(?:received from server: |Received HTTP status code |header with status: )([1-5]\d\d)\b/;
+
+/** A gRPC code and its description: the description says more where it names a transport failure, a size limit or a proxy's HTTP status. */
 function grpcReading(code: (typeof GRPC_CODES)[number], desc: string, via: string): Reading | undefined {
   const [, goName, canonical, group, http] = code;
   const d = grpcDesc(desc);
   const name = `${via} ${canonical}`;
+  const proxied = GRPC_HTTP_STATUS.exec(desc)?.[1];
+  if (d?.group === 'status' && proxied) return { group: 'status', name: `${name} (${d.name})`, status: Number(proxied) };
   if (group === 'skip') {
     // UNKNOWN carries a server's own error: a transport text in it still decides (rare), nothing else.
     return d && d.group !== 'config' && d.group !== 'echo' ? { group: d.group, name: `${name} (${d.name})` } : undefined;
@@ -263,7 +269,11 @@ export function readNetLine(line: string): Reading | undefined {
   if ((m = NODE_DNS.exec(line))) return { group: 'connect', name: `node dns ${m[1]}` };
   // A gRPC transport description on a line of its own (grpcio's details, grpc core's message, a log quoting it).
   const desc = grpcDesc(line);
-  if (desc && (!desc.contextual || GRPC_DETAILS.test(line))) return { group: desc.group, name: `grpc ${desc.name}` };
+  if (desc && (!desc.contextual || GRPC_DETAILS.test(line))) {
+    const proxied = GRPC_HTTP_STATUS.exec(line)?.[1];
+    if (desc.group !== 'status') return { group: desc.group, name: `grpc ${desc.name}` };
+    if (proxied) return { group: 'status', name: `grpc ${desc.name}`, status: Number(proxied) };
+  }
   if ((m = GENERIC.exec(line))) {
     const x = exactText(['node', 'node-fetch'], m[3]!);
     if (x) return withStatus(x, m[3]!, line);
@@ -359,7 +369,7 @@ function patternsFor(groups: readonly NetGroup[]): RegExp[] {
   const crossGroup = (x: NetError) => x.producer === 'codex' && x.name === 'Stream' && (groups.includes('timeout') || groups.includes('status'));
   const fixed = NET_ERRORS.filter((x) => ['codex', 'gemini-cli', 'reqwest', 'go', 'grpc'].includes(x.producer) && !x.contextual && (has(x) || crossGroup(x)));
   const details = NET_ERRORS.filter((x) => x.producer === 'grpc' && x.contextual && has(x));
-  if (details.length) out.push(new RegExp(String.raw`(?:\bdetails = "|\bgrpc_message:")(?:[^"]{0,200}?)(?:${alt(details.map((x) => x.message))})`));
+  if (details.length) out.push(new RegExp(String.raw`(?:\bdetails = "|\bgrpc_message:")(?:[^"]{0,200}?)(?:${alt(details.map((x) => templateHead(x.message)))})`));
   if (fixed.length) out.push(new RegExp(alt([...new Set(fixed.map((x) => templateHead(x.message)))].sort((a, b) => b.length - a.length))));
   // Go's texts that need their url.Error / OpError / DNSError before them.
   const contextual = NET_ERRORS.filter((x) => x.producer === 'go' && x.contextual && (has(x) || (x.name === 'os.ErrDeadlineExceeded' && groups.includes('connect')) || (groups.includes('connect') && x.group !== 'echo' && x.group !== 'dropped')));
@@ -371,8 +381,12 @@ function patternsFor(groups: readonly NetGroup[]): RegExp[] {
   return out;
 }
 
-/** Source shown in a stack or traceback that names the errors without one happening; trackers' background retries. */
-const NOT_A_FAILURE: readonly RegExp[] = [TRACKER_NOISE, /\bexcept\b|\bcatch \(|\binstanceof\b|\bisinstance\(|\berrors\.Is\(|===? ['"]UND_ERR/];
+/**
+ * Source shown in a stack or traceback that names the errors without one happening; trackers' background
+ * retries; a line its producer logged at an information level (k3s "level=info msg=\"Waiting for containerd
+ * startup: rpc error: code = Unavailable …\"", grpc-go's INFO reconnect notes): a wait or a retry, not the failure.
+ */
+const NOT_A_FAILURE: readonly RegExp[] = [TRACKER_NOISE, /\bexcept\b|\bcatch \(|\binstanceof\b|\bisinstance\(|\berrors\.Is\(|===? ['"]UND_ERR/, ...INFO_LEVELS.map((l) => l.re)];
 
 const WHY = "a Node.js (undici, node-fetch, the TypeScript SDKs), Go (net/http, net) or gRPC client reported one of its own errors (node-go-grpc-vocab.ts), whose group says what failed";
 

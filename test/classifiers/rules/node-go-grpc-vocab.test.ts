@@ -200,6 +200,12 @@ describe('what the groups mean in a run', () => {
     expect(cls('ERROR: unexpected status 502 Bad Gateway: <html><head><title>502 Bad Gateway</title></head></html>')).toBe('gateway.5xx');
   });
 
+  it('a wait or retry logged at an information level is no failure', () => {
+    // k3s waiting for containerd to come up (logrus level=info): the agent retries until it is up.
+    expect(rules('Feb 25 20:41:06 node-1 k3s[19334]: time="2026-02-25T20:41:06.734438562Z" level=info msg="Waiting for containerd startup: rpc error: code = Unavailable desc = connection error: desc = \\"transport: Error while dialing dial unix /run/k3s/containerd/containerd.sock: connect: no such file or directory\\""').filter((r) => r.startsWith('netlib.'))).toEqual([]);
+    expect(rules('I1202 10:00:03.118230    4711 clientconn.go:1203] [core] grpc: addrConn.createTransport failed to connect: rpc error: code = Unavailable desc = transport is closing').filter((r) => r.startsWith('netlib.'))).toEqual([]);
+  });
+
   it('source and error-handling code that names the errors is no failure', () => {
     expect(rules("    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE') return retry();").filter((r) => r.startsWith('netlib.'))).toEqual([]);
     expect(rules('    except grpc.RpcError as e:  # StatusCode.UNAVAILABLE: retry').filter((r) => r.startsWith('netlib.'))).toEqual([]);
