@@ -77,8 +77,9 @@ const NODE_CODE = new RegExp(String.raw`\bcode: '(${NODE_CODE_NAMES.join('|')})'
 const NODE_DNS = /\b(?:query[A-Z][a-z]{0,5}|getaddrinfo|getHostByAddr) (ETIMEOUT|ESERVFAIL|EREFUSED|ENODATA|EAI_FAIL|EBADRESP)\b/;
 // Claude Code: "API Error: Connection error." / "API Error (Request timed out.) · Retrying in 2 seconds…".
 const CLAUDE_CODE = new RegExp(String.raw`\bAPI Error:? \(?(${alt(textsOf(['claude-code']).map((x) => x.message))})`);
-// Go's url.Error: `Post "https://host/path": <err>` (Go ≥ 1.14 quotes the URL).
-const GO_URL_ERROR = /\b(?:Get|Post|Put|Patch|Delete|Head|Options) "?[a-z][\w+.-]{1,20}:\/\/[^\s"]{1,300}"?: (.{1,400})$/;
+// Go's url.Error: `Post "https://host/path": <err>` (Go ≥ 1.14 quotes the URL), also inside a logrus/slog
+// quoted field (`error="Post \"http://host/path\": EOF"`).
+const GO_URL_ERROR = /\b(?:Get|Post|Put|Patch|Delete|Head|Options) \\?"?[a-z][\w+.-]{1,20}:\/\/[^\s"\\]{1,300}\\?"?: (.{1,400})$/;
 // net.OpError: "dial tcp 10.0.0.5:443: …", "read tcp 10.0.0.2:5->10.0.0.5:443: …"; DNSError: "lookup h[ on s]: …".
 const GO_OP_ERROR = /\b(dial|read|write) (?:tcp|udp|unix)[46]?(?: [^\s:]{1,80}(?::\d{1,5})?(?:->[^\s:]{1,80}(?::\d{1,5})?)?)?: (.{1,400})/;
 const GO_DNS_ERROR = /\blookup [^\s:]{1,253}(?: on [^\s]{1,80})?: (.{1,400})/;
@@ -224,7 +225,8 @@ function readGo(line: string): Reading | undefined {
   }
   const url = GO_URL_ERROR.exec(line);
   if (url) {
-    const tail = url[1]!.trim();
+    // The end of a quoted log field is no part of the error.
+    const tail = url[1]!.trim().replace(/\\?["']\s*$/, '');
     const t = GO_CONTEXTUAL.find((x) => tail === x.message || tail.startsWith(`${x.message} `));
     if (t) return { group: t.group, name: `go url.Error (${t.message})` };
   }
@@ -376,7 +378,7 @@ function patternsFor(groups: readonly NetGroup[]): RegExp[] {
   if (contextual.length) {
     const tails = alt([...new Set(contextual.map((x) => x.message))]);
     out.push(new RegExp(String.raw`\b(?:dial|read|write) (?:tcp|udp|unix)[46]?\b.{0,200}: (?:${tails})\b`), new RegExp(String.raw`\blookup \S{1,253}.{0,120}: (?:${tails})\b`));
-    out.push(new RegExp(String.raw`\b(?:Get|Post|Put|Patch|Delete|Head|Options) "?[a-z][\w+.-]{1,20}:\/\/[^\s"]{1,300}"?: (?:${tails})$`));
+    out.push(new RegExp(String.raw`\b(?:Get|Post|Put|Patch|Delete|Head|Options) \\?"?[a-z][\w+.-]{1,20}:\/\/[^\s"\\]{1,300}\\?"?: (?:${tails})(?:\\?["'])?\s*$`));
   }
   return out;
 }

@@ -180,6 +180,20 @@ describe('what the groups mean in a run', () => {
     expect(cls(log)).toBe('cuda.oom');
   });
 
+  it("an EOF from a server that raised gives way to the server's own exception, even a weaker one (peer-gone)", () => {
+    const eof = 'time="2026-12-02T10:00:04Z" level=error msg="scoring failed" error="Post \\"http://reward-model:8000/score\\": EOF"';
+    const log = [
+      '(RewardServer pid=311) Traceback (most recent call last):',
+      '(RewardServer pid=311)   File "/workspace/reward/server.py", line 88, in handle',
+      "(RewardServer pid=311)     score = judge(sample['answer'])",
+      "(RewardServer pid=311) KeyError: 'answer'",
+      eof,
+    ].join('\n');
+    expect(cls(log)).toBe('user.code_error');
+    // Alone, the cut connection is the network's (a logrus field quoting Go's url.Error).
+    expect(cls(eof)).toBe('network.error');
+  });
+
   it("the SDK's connection error is read by its cause: DNS through Node's fetch", () => {
     const log = [
       'APIConnectionError: Connection error.',
