@@ -203,6 +203,9 @@ export const SYMPTOMS: SymptomMechanism[] = [
     source: 'nginx ("502 Bad Gateway"), Envoy/Istio ("upstream connect error or disconnect/reset before headers", "no healthy upstream"), LiteLLM/OpenAI SDK reporting them (BadGatewayError, ServiceUnavailableError)',
     symptomClasses: ['gateway.5xx'],
     wording: [/Bad Gateway|\bBadGatewayError\b|\b502\b/, /upstream connect error or disconnect\/reset before headers|no healthy upstream/],
+    // rules/proxy.ts flags a proxy's own "no upstream / bad answer" page or log line (proxy-vocab.ts groups
+    // down, bad_answer: Cloudflare 521/523, HAProxy's 503, Traefik's "no available server", Kong's bodies).
+    extracted: 'upstreamDown',
     causes: [
       { classes: PROCESS_ENDERS, order: 'not-after' },
       { classes: ['host.killed', 'user.code_error', 'config.error', 'sandbox.failure'], order: 'before', minStrength: 15 },

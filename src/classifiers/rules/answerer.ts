@@ -30,8 +30,8 @@ export const ANSWERERS: readonly Answerer[] = [
   },
   {
     who: 'sandbox',
-    source: "sandbox runtimes' APIs and ingresses, by host or path: OpenHands remote runtime (<id>.eval-runtime.all-hands.dev, runtime.all-hands.dev), Daytona toolbox (/toolbox/ paths; daytona SDK intercept_errors prefixes \"Failed to execute command: \" etc. over the OpenAPI client's \"(<status>) Reason: <phrase>\"), E2B (*.e2b.dev, *.e2b.app), any host label runtime / sandbox(es) that is not a cloud model API",
-    re: /https?:\/\/(?:[\w-]+\.)*(?:[\w]+-)?(?:runtime|sandbox|sandboxes)(?:-[\w]+)?\.[\w.-]+|https?:\/\/(?:[\w-]+\.)*(?:daytona|e2b)\.(?:dev|app|io)\b|\/(?:toolbox|sandboxes?)\/[\w.-]|\bFailed to (?:execute (?:session )?command|run code|create sandbox|start sandbox|upload files?|download files?|create session): \(\d{3}\)\s*Reason: /i,
+    source: "sandbox runtimes' APIs and ingresses, by host or path: OpenHands remote runtime (<id>.eval-runtime.all-hands.dev, runtime.all-hands.dev), Daytona toolbox (/toolbox/ paths; daytona SDK intercept_errors prefixes \"Failed to execute command: \" etc. over the OpenAPI client's \"(<status>) Reason: <phrase>\"), E2B (*.e2b.dev, *.e2b.app), any host label runtime / sandbox(es) that is not a cloud model API; the sandbox SDKs' own exception classes (rules/sandbox-sdk-vocab.ts: modal.exception.*, e2b.exceptions.*, daytona errors and OpenAPI clients, runloop_api_client.*), whose \"rate limit\" or 4xx is the sandbox provider's",
+    re: /\b(?:modal\.exception|e2b(?:_code_interpreter)?\.exceptions|runloop_api_client(?:\._exceptions)?|daytona(?:_sdk)?\.(?:common\.)?errors|daytona_(?:api|toolbox_api)_client(?:_async)?\.exceptions)\.[A-Z]\w{2,60}|https?:\/\/(?:[\w-]+\.)*(?:[\w]+-)?(?:runtime|sandbox|sandboxes)(?:-[\w]+)?\.[\w.-]+|https?:\/\/(?:[\w-]+\.)*(?:daytona|e2b)\.(?:dev|app|io)\b|\/(?:toolbox|sandboxes?)\/[\w.-]|\bFailed to (?:execute (?:session )?command|run code|create sandbox|start sandbox|upload files?|download files?|create session): \(\d{3}\)\s*Reason: /i,
   },
 ];
 

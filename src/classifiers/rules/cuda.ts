@@ -168,6 +168,9 @@ export const cudaRules = defineRules([
       /Resource exhausted: Out of memory while trying to allocate/,
       /Ran out of memory in memory space (?:hbm|vmem)/,
     ],
+    // Modal's gRPC RESOURCE_EXHAUSTED (py/modal/exception.py ResourceExhaustedError: a quota or rate limit
+    // of the sandbox provider) shares TensorFlow's class name; sandbox.sdk_error reads it.
+    unless: [/\bmodal\.exception\.ResourceExhaustedError\b/],
     strength: 90,
     why: 'the TensorFlow/JAX GPU allocator ran out of device memory',
     hint: 'GPU memory ran out in TensorFlow/JAX: lower the batch size, or for JAX set XLA_PYTHON_CLIENT_MEM_FRACTION / XLA_PYTHON_CLIENT_PREALLOCATE=false when several processes share a GPU.',

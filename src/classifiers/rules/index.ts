@@ -22,7 +22,9 @@ import { outcomeRules } from './outcome.js';
 import { ociRuntimeRules } from './oci-runtime.js';
 import { rayRules, rayVocabRules } from './ray.js';
 import { registryRules } from './registry.js';
+import { proxyRules } from './proxy.js';
 import { sandboxProviderRules } from './sandbox-providers.js';
+import { sandboxSdkRules } from './sandbox-sdk.js';
 import { RUN_LOG_ONLY } from './sections.js';
 import { logStallRules } from './stall.js';
 import { userCodeRules } from './usercode.js';
@@ -49,9 +51,11 @@ const ALL = [
   ...k8sReasonRules,
   ...ociRuntimeRules,
   ...sandboxProviderRules,
+  ...sandboxSdkRules,
   ...buildRules,
   ...registryRules,
   ...gatewayRules,
+  ...proxyRules,
   ...networkRules,
   ...clientRules,
   ...netlibRules,
