@@ -3,6 +3,7 @@
 import type { Rule } from '../rule.js';
 import { agentRules } from './agent.js';
 import { agentStartRules } from './agent-start.js';
+import { awsRules } from './aws.js';
 import { buildRules } from './build.js';
 import { clientRules } from './client.js';
 import { configRules } from './config.js';
@@ -59,6 +60,7 @@ const ALL = [
   ...networkRules,
   ...clientRules,
   ...netlibRules,
+  ...awsRules,
   ...configRules,
   ...errnoRules,
   ...validationRules,
