@@ -28,7 +28,11 @@
 //   exceeded, please try again later.", validate_api_key "Invalid API key format: …"),
 //   sandbox_async/sandbox_api.py ("Sandbox {id} not found", "Paused sandbox {id} not found"),
 //   sandbox/commands/command_handle.py (CommandExitException "Command exited with code N and error:");
-//   packages/js-sdk/src/errors.ts (the JS names).
+//   packages/js-sdk/src/errors.ts (the JS names); e2b-dev/infra 54693ff (2026-08-22): packages/api
+//   (orchestrator/create_instance.go "you have reached the maximum number of concurrent E2B sandboxes (N)",
+//   utils/messages.go "Sandbox \"…\" doesn't exist or you don't have access to it"), packages/shared/pkg/proxy/
+//   template (the sandbox URL's answers: "The sandbox was not found", "The sandbox is running but port is
+//   not open", the traffic access token).
 // - daytonaio/daytona b5a5d9e (2026-06-23; the tree before the maintenance-notice commit):
 //   libs/sdk-python/src/daytona/common/errors.py (every class, STATUS_CODE_TO_ERROR),
 //   _utils/errors.py (intercept_errors; the transport errors it maps to DaytonaConnectionError /
@@ -267,6 +271,13 @@ export const SANDBOX_SDK_MESSAGES: readonly (readonly [SandboxSdkProducer, strin
   ['modal', '_image.py', /\bImage build for im-\w{1,40} (?:failed\b|terminated due to external shut-down|timed out\. Please try again with a larger `timeout`)/, 'build'],
   ['e2b', 'api/__init__.py validate_api_key', /\bInvalid API key format: expected "e2b_"/, 'credentials'],
   ['e2b', 'sandbox_async/sandbox_api.py', /\bPaused sandbox \S{1,120} not found\b/, 'lost'],
+  // E2B's API and its sandbox-URL proxy (e2b-dev/infra): what the SDK quotes after the status.
+  ['e2b', 'infra api orchestrator/create_instance.go', /\byou have reached the maximum number of concurrent E2B sandboxes \(\d+\)/, 'refused'],
+  ['e2b', 'infra api utils/messages.go', /\bSandbox "[^"]{1,120}" (?:doesn't exist or you don't have access to it|is being (?:killed|paused|snapshotted))/, 'lost'],
+  ['e2b', 'infra shared/pkg/proxy/template', /\bThe sandbox was not found\b|\bThe sandbox is still transitioning\. Try again in a moment\b/, 'lost'],
+  ['e2b', 'infra shared/pkg/proxy/template', /\bThe sandbox is running but port is not open\b/, 'unreachable'],
+  ['e2b', 'infra shared/pkg/proxy/template', /\bThe sandbox has too many concurrent incoming connections \(limit: \d+\)|\bThis sandbox can't be resumed with the credentials provided\b/, 'refused'],
+  ['e2b', 'infra shared/pkg/proxy/template', /\bSandbox is secured with traffic access token\. Token header '[^']{1,80}' is (?:missing|invalid)/, 'credentials'],
   // Daytona's API (sandbox.service.ts): the organization's quota, the per-sandbox limit, no runner.
   ['daytona', 'apps/api sandbox.service.ts', /\bTotal (?:CPU|memory|disk|GPU) (?:limit|quota) exceeded\. Maximum allowed: \d/, 'refused'],
   ['daytona', 'apps/api sandbox.service.ts', /\b(?:CPU|Memory|Disk) request \d+(?:GB)? exceeds maximum allowed per sandbox \(/, 'refused'],

@@ -106,6 +106,12 @@ describe("the providers' message templates, without the class", () => {
     // docker-py's first call when the socket is not there (docker/api/client.py).
     ["ERROR harness: docker client: Error while fetching server API version: ('Connection aborted.', ConnectionRefusedError(111, 'Connection refused'))", 'sandbox.failure'],
     ['RuntimeError: Devbox entered non-running terminal state: failure', 'sandbox.failure'],
+    // E2B's sandbox-URL proxy and API (e2b-dev/infra), as a harness logs the body it got.
+    ['Failed to create ZIP: {"sandboxId":"i3kx7o2c9q","message":"The sandbox was not found","code":502}', 'sandbox.failure'],
+    ['{"code":502,"message":"The sandbox is running but port is not open","sandboxId":"i3kx7o2c9q","port":49999}', 'sandbox.failure'],
+    ['ERROR trial: create failed: 429: you have reached the maximum number of concurrent E2B sandboxes (20). If you need more, please visit \'https://e2b.dev/docs/billing\'', 'sandbox.failure'],
+    ['{"code":404,"message":"Sandbox \\"i3kx7o2c9q\\" doesn\'t exist or you don\'t have access to it"}', 'sandbox.failure'],
+    ["{\"code\":403,\"message\":\"Sandbox is secured with traffic access token. Token header 'e2b-traffic-access-token' is missing\"}", 'config.error'],
   ])('%s', (line, want) => {
     expect(cls(line)).toBe(want);
   });
