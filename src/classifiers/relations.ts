@@ -6,6 +6,7 @@ import type { Signal, SignalRuleId } from './rule.js';
 import { ENGINE_DEAD_WORDING } from './rules/gateway.js';
 import { TORCHELASTIC_SIGTERM_WORDING } from './rules/host.js';
 import { RESTART_BACKOFF_WORDING } from './rules/k8s.js';
+import { PKG_ERRORS } from './rules/pkg-vocab.js';
 import type { FailureClass } from './taxonomy.js';
 
 export interface Explains {
@@ -351,6 +352,32 @@ export const SYMPTOMS: SymptomMechanism[] = [
     consequence: "The wrapper's report of the child's non-zero exit (ChildFailedError, CalledProcessError) only repeats it.",
   },
   {
+    // apt and pip say a package is not there when they could not read the index at all: apt-get update's
+    // fetches failed ("W: Failed to fetch … Temporary failure resolving '…'", "Some index files failed to
+    // download. They have been ignored, or old ones used instead."), so the install finds no candidate; pip's
+    // index page never came ("Retrying … after connection broken by …"), so no version satisfies the
+    // requirement "(from versions: none)". A fetch failing on the network before it, in any strength (the
+    // retry notes count: they are what pip gave up on), is the cause.
+    id: 'index-unreachable',
+    source: 'apt apt-pkg/update.cc ("Some index files failed to download…" as a warning) then apt-private/private-cacheset.cc ("Package \'%s\' has no installation candidate") and apt-pkg/cacheset.cc ("Unable to locate package %s"); pip resolution/resolvelib/factory.py ("Could not find a version that satisfies the requirement %s (from versions: none)") after its vendored urllib3 retries; uv, conda the same way (rules/pkg-vocab.ts groups missing, conflict)',
+    symptomRules: ['pkg.unresolved', 'pkg.agent_install', 'agent.install_step_failed'],
+    wording: PKG_ERRORS.filter((x) => x.group === 'missing' || x.group === 'conflict').map((x) => x.template),
+    causes: [{ classes: ['network.error'], order: 'before' }],
+    consequence: 'The packages reported missing after it are its consequence: the package index could not be fetched, so the install found no candidate.',
+  },
+  {
+    // A build step that fetched over a network that failed (apt-get update, pip install, git clone in a RUN
+    // step) exits non-zero, and BuildKit or the classic builder reports the step: the build failing is the
+    // symptom (TAXONOMY: a network failure while fetching is network.error, inside a build too). Only a
+    // failure, not a retry note the tool recovered from (≥ 40).
+    id: 'build-fetch-failed',
+    source: 'BuildKit ("failed to solve: process \"/bin/sh -c …\" did not complete successfully: exit code: N", "ERROR [stage N/M] RUN …"), the classic builder ("The command \'/bin/sh -c …\' returned a non-zero code: N"), after the fetch of that step failed on the network (rules/pkg.ts pkg.fetch_network, network.ts)',
+    symptomRules: ['build.failed'],
+    wording: [/\S/],
+    causes: [{ classes: ['network.error'], order: 'before', minStrength: 40 }],
+    consequence: 'The build step failing after it is its consequence: the step could not fetch what it installs.',
+  },
+  {
     id: 'comm-aborted',
     source: 'PyTorch c10d NCCLUtils.cpp NCCLComm::getNcclComm ("NCCL communicator was aborted on rank N." with no "Original reason for failure was: …"): a later call on a communicator an earlier failure aborted',
     wording: [/communicator was aborted on rank \d+\.?\s*$/],
@@ -422,13 +449,13 @@ export function explainSymptoms(signals: readonly Signal[], mechanisms: readonly
   const symptomLines = new Set([...mechsOf.keys()].map((s) => `${s.file}:${s.line}`));
   // Each signal's time once (a bundle keeps a few signals per rule, so this stays small).
   const times = new Map(signals.map((s) => [s, timeOf(s, signals)] as const));
-  const causesOf = (s: Signal, m: SymptomMechanism, candidates: readonly Signal[]): Signal[] =>
+  const causesOf = (s: Signal, m: SymptomMechanism, candidates: readonly Signal[], blocked: ReadonlySet<string>): Signal[] =>
     candidates.filter((c) => {
       if (c === s) return false;
       const onLine = c.file === s.file && c.line === s.line;
       return m.causes.some(
         (g) =>
-          (g.sameLine ? onLine : !onLine && !symptomLines.has(`${c.file}:${c.line}`)) &&
+          (g.sameLine ? onLine : !onLine && !blocked.has(`${c.file}:${c.line}`)) &&
           g.classes.includes(c.class) &&
           c.strength >= (g.minStrength ?? 0) &&
           !g.notFromRules?.includes(c.rule.id) &&
@@ -439,11 +466,11 @@ export function explainSymptoms(signals: readonly Signal[], mechanisms: readonly
       );
     });
   const out: ExplainedSymptom[] = [];
-  const explainWith = (candidates: readonly Signal[]): void => {
+  const explainWith = (candidates: readonly Signal[], blocked: ReadonlySet<string>): void => {
     for (const [s, ms] of mechsOf) {
       if (out.some((e) => e.symptom === s)) continue;
       for (const m of ms) {
-        const causes = causesOf(s, m, candidates);
+        const causes = causesOf(s, m, candidates, blocked);
         if (causes.length) {
           out.push({ symptom: s, mechanism: m, causes });
           break;
@@ -454,8 +481,11 @@ export function explainSymptoms(signals: readonly Signal[], mechanisms: readonly
   // First the plain failures; then a symptom that nothing explained stands as a failure of its own and may
   // explain another (a watchdog timeout that no crash explains is the cause of torchelastic's SIGTERMs).
   const plain = signals.filter((s) => !mechsOf.has(s));
-  explainWith(plain);
+  explainWith(plain, symptomLines);
   const explained = new Set(out.map((e) => e.symptom));
-  explainWith([...plain, ...[...mechsOf.keys()].filter((s) => !explained.has(s))]);
+  // A line whose symptom nothing explained is a failure of its own now, in all its readings (a pip retry
+  // note that no server crash explains is the network failing, and explains the "not found" after it).
+  const explainedLines = new Set([...explained].map((s) => `${s.file}:${s.line}`));
+  explainWith([...plain, ...[...mechsOf.keys()].filter((s) => !explained.has(s))], explainedLines);
   return out;
 }

@@ -312,7 +312,7 @@ const ROOT_EXIT_RULE: Rule<SignalRuleId> = {
   hint: "The first worker to fail exited with a non-zero code of its own (torchelastic's Root Cause): its traceback is in that rank's stderr.",
 };
 
-const AGENT_INSTALL_RULES = new Set(['agent.npm_install_error', 'agent.node_too_old', 'agent.binary_not_found', 'agent.install_step_failed']);
+const AGENT_INSTALL_RULES = new Set(['agent.npm_install_error', 'agent.node_too_old', 'agent.binary_not_found', 'agent.install_step_failed', 'pkg.agent_install']);
 const HARNESS_TIMEOUT_RULES = new Set<SignalRuleId>(['harbor.agent_timeout', 'harbor.agent_setup', 'harbor.verifier', 'sandbox.start']);
 
 /** Drop signals whose meaning depends on facts only known at the end. */

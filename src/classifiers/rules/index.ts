@@ -20,6 +20,7 @@ import { ncclRules } from './nccl.js';
 import { networkRules } from './network.js';
 import { netlibRules } from './node-go-grpc.js';
 import { outcomeRules } from './outcome.js';
+import { pkgRules } from './pkg.js';
 import { ociRuntimeRules } from './oci-runtime.js';
 import { rayRules, rayVocabRules } from './ray.js';
 import { registryRules } from './registry.js';
@@ -61,6 +62,7 @@ const ALL = [
   ...clientRules,
   ...netlibRules,
   ...awsRules,
+  ...pkgRules,
   ...configRules,
   ...errnoRules,
   ...validationRules,

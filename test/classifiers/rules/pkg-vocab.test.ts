@@ -1,0 +1,186 @@
+// The package managers' and fetchers' vocabularies (rules/pkg-vocab.ts, rules rules/pkg.ts): every entry
+// read through the line its producer prints, in the three places a run meets it (its own setup, a build
+// step, an agent's install), and the fetch failure that explains a package "not found" and a failed build.
+import { describe, expect, it } from 'vitest';
+import { CURL_CODES, PKG_ERRORS, PLACED_CLASS, type PkgError, type PlacedGroup } from '../../../src/classifiers/rules/pkg-vocab.js';
+import { classifyText } from '../helpers.js';
+
+const cls = (text: string, path?: string) => classifyText(text, path).class;
+const firstRule = (text: string, path?: string) => classifyText(text, path).evidence[0]?.rule;
+const PLACED = Object.keys(PLACED_CLASS) as PlacedGroup[];
+const isPlaced = (x: PkgError): boolean => (PLACED as string[]).includes(x.group);
+/** A line as BuildKit's plain progress prints a RUN step's output. */
+const buildStep = (text: string) => text.split('\n').map((l, i) => `#9 ${(12.3 + i / 100).toFixed(3)} ${l}`).join('\n');
+const AGENT_SETUP = 'agent/setup/stdout.txt';
+
+describe('every entry through the line its producer prints', () => {
+  it.each(PKG_ERRORS.filter((x) => x.group === 'network' || x.group === 'dropped').map((x) => [`${x.producer}: ${x.name}`, x] as const))('%s is the network', (_n, x) => {
+    expect(cls(x.line)).toBe('network.error');
+    // A retry note (pip's vendored urllib3) is weighed low and read first by network.connection: the class is what counts.
+    if (!/Retrying|Read error/.test(x.line)) expect(firstRule(x.line)).toBe('pkg.fetch_network');
+  });
+
+  it.each(PKG_ERRORS.filter(isPlaced).map((x) => [`${x.producer}: ${x.name} (${x.group})`, x] as const))('%s: its place decides', (_n, x) => {
+    const [run, build, agent] = PLACED_CLASS[x.group as PlacedGroup];
+    // The run's own setup (integrity says nothing there: the pin or the mirror may be wrong).
+    if (run) {
+      expect(cls(x.line)).toBe(run);
+      expect(firstRule(x.line)).toBe('pkg.unresolved');
+    } else expect(cls(x.line)).toBe('unknown');
+    // A build step's output (BuildKit plain progress), and an agent's install before it reached a model.
+    expect(cls(buildStep(x.line))).toBe(build);
+    expect(cls(x.line, AGENT_SETUP)).toBe(agent);
+  });
+
+  it.each(PKG_ERRORS.filter((x) => x.group === 'elsewhere').map((x) => [`${x.producer}: ${x.name}`, x] as const))('%s is read by its narrower rule', (_n, x) => {
+    expect(cls(x.line)).toBe(x.readBy!.class);
+    expect(firstRule(x.line)).toBe(x.readBy!.rule);
+  });
+
+  it.each(PKG_ERRORS.filter((x) => x.group === 'echo').map((x) => [`${x.producer}: ${x.name}`, x] as const))('%s is a summary: nothing on its own', (_n, x) => {
+    const d = classifyText(x.line);
+    expect(d.class).toBe('unknown');
+    expect(d.evidence).toEqual([]);
+  });
+
+  it('reads a reason-carrying line by its reason (git over curl, apt over HTTP)', () => {
+    expect(cls("fatal: unable to access 'https://github.com/acme/evals.git/': Failed to connect to github.com port 443 after 75009 ms: Couldn't connect to server")).toBe('network.error');
+    expect(cls("fatal: unable to access 'https://github.com/acme/evals.git/': The requested URL returned error: 403")).toBe('config.error');
+    expect(cls("fatal: unable to access 'https://gitlab.example.org/team/data.git/': The requested URL returned error: 404")).toBe('config.error');
+  });
+});
+
+describe('every CURLcode through "curl: (N) …"', () => {
+  it.each(CURL_CODES.filter(([, , , g]) => g !== 'skip' && g !== 'reason').map(([code, name, text, group]) => [code, name, text, group] as const))('%i %s', (code, _name, text, group) => {
+    const line = `curl: (${code}) ${text}`;
+    if (group === 'network' || group === 'dropped') expect(cls(line)).toBe('network.error');
+    else expect(cls(line)).toBe(PLACED_CLASS[group as PlacedGroup][0]);
+  });
+
+  it('takes the status of curl -f (22) from its detail, and reads no other status as missing', () => {
+    expect(cls('curl: (22) The requested URL returned error: 404')).toBe('config.error');
+    expect(cls('curl: (22) The requested URL returned error: 401')).toBe('config.error');
+    expect(classifyText('curl: (22) The requested URL returned error: 503').evidence.map((e) => e.rule)).not.toContain('pkg.unresolved');
+    // The agent's install script downloaded with curl -fsSL: agent.install_step_failed, as before.
+    expect(cls('curl: (22) The requested URL returned error: 404', AGENT_SETUP)).toBe('agent.setup_failure');
+  });
+
+  it('reads the detailed buffer the tool prints, not only the strerror text', () => {
+    expect(cls('curl: (6) Could not resolve host: astral.sh')).toBe('network.error');
+    expect(cls('curl: (28) Operation timed out after 300001 milliseconds with 1843200 out of 9437184 bytes received')).toBe('network.error');
+    expect(cls('curl: (35) OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to github.com:443 ')).toBe('network.error');
+    expect(cls('curl: (3) URL rejected: Malformed input to a URL function')).toBe('config.error');
+  });
+
+  it('leaves the codes no run meets, or that another reading decides, to others', () => {
+    for (const [code, , text] of CURL_CODES.filter(([, , , g]) => g === 'skip')) {
+      const rules = classifyText(`curl: (${code}) ${text}`).evidence.map((e) => e.rule);
+      expect(rules.filter((r) => r.startsWith('pkg.')), String(code)).toEqual([]);
+    }
+  });
+});
+
+describe('where the line was printed, and what it follows', () => {
+  it('a build whose apt-get update could not resolve the mirror fails on the network, not on the missing package (BuildKit)', () => {
+    const log = [
+      ' => ERROR [base 3/9] RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates curl git    70.9s',
+      '------',
+      ' > [base 3/9] RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates curl git:',
+      "70.48 W: Failed to fetch http://archive.ubuntu.com/ubuntu/dists/noble/InRelease  Temporary failure resolving 'archive.ubuntu.com'",
+      "70.48 W: Failed to fetch http://security.ubuntu.com/ubuntu/dists/noble-security/InRelease  Temporary failure resolving 'security.ubuntu.com'",
+      '70.48 W: Some index files failed to download. They have been ignored, or old ones used instead.',
+      '70.51 Reading package lists...',
+      "70.51 E: Package 'ca-certificates' has no installation candidate",
+      '------',
+      'ERROR: failed to solve: process "/bin/sh -c apt-get update && apt-get install -y --no-install-recommends ca-certificates curl git" did not complete successfully: exit code: 100',
+    ].join('\n');
+    const d = classifyText(log);
+    expect(d.class).toBe('network.error');
+    expect(d.evidence[0]?.rule).toBe('pkg.fetch_network');
+  });
+
+  it('the same with the classic builder, whose step output has no prefix', () => {
+    const log = [
+      'Step 2/10 : RUN apt-get update -qq && apt-get install -y cmake g++ git',
+      ' ---> Running in 7f039499a2cf',
+      "W: Failed to fetch http://archive.ubuntu.com/ubuntu/dists/jammy/InRelease  Temporary failure resolving 'archive.ubuntu.com'",
+      'W: Some index files failed to download. They have been ignored, or old ones used instead.',
+      'E: Unable to locate package cmake',
+      "The command '/bin/sh -c apt-get update -qq && apt-get install -y cmake g++ git' returned a non-zero code: 100",
+    ].join('\n');
+    expect(cls(log)).toBe('network.error');
+  });
+
+  it('a package the build names that does not exist is the build failing', () => {
+    const log = [
+      '#9 [base 3/9] RUN apt-get update && apt-get install -y python3.12-venv',
+      '#9 4.210 Reading package lists...',
+      '#9 4.912 E: Unable to locate package python3.12-venv',
+      '#9 ERROR: process "/bin/sh -c apt-get update && apt-get install -y python3.12-venv" did not complete successfully: exit code: 100',
+      'ERROR: failed to solve: process "/bin/sh -c apt-get update && apt-get install -y python3.12-venv" did not complete successfully: exit code: 100',
+    ].join('\n');
+    expect(cls(log)).toBe('image.build_failure');
+  });
+
+  it('a retry pip recovered from does not explain a build that failed later for another reason', () => {
+    const log = [
+      "#8 3.101 WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'ReadTimeoutError(\"HTTPSConnectionPool(host='pypi.org', port=443): Read timed out. (read timeout=15)\")': /simple/ninja/",
+      '#8 9.554 Successfully installed ninja-1.11.1.3',
+      '#8 41.20 ERROR: Failed building wheel for flash-attn',
+      '#8 ERROR: process "/bin/sh -c pip install flash-attn --no-build-isolation" did not complete successfully: exit code: 1',
+      'ERROR: failed to solve: process "/bin/sh -c pip install flash-attn --no-build-isolation" did not complete successfully: exit code: 1',
+    ].join('\n');
+    expect(cls(log)).toBe('image.build_failure');
+  });
+
+  it("pip giving up on an index it could not reach is the network, not the requirement (the run's own setup)", () => {
+    const log = [
+      '$ pip install -r requirements.txt',
+      "WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f3b2c1e4d90>: Failed to establish a new connection: [Errno -3] Temporary failure in name resolution')': /simple/transformers/",
+      'ERROR: Could not find a version that satisfies the requirement transformers==4.46.0 (from versions: none)',
+      'ERROR: No matching distribution found for transformers==4.46.0',
+    ].join('\n');
+    expect(cls(log)).toBe('network.error');
+    // Without the failed fetch the same requirement is the setup's own.
+    expect(cls(log.split('\n').slice(2).join('\n'))).toBe('config.error');
+  });
+
+  it("a git clone inside pip that was reset is the network, not pip's subprocess error", () => {
+    const log = [
+      '  Running command git clone --filter=blob:none --quiet https://github.com/huggingface/peft.git /tmp/pip-install-qp3u6wif/peft_bb11',
+      "  fatal: unable to access 'https://github.com/huggingface/peft.git/': Recv failure: Connection reset by peer",
+      '  error: subprocess-exited-with-error',
+      '  note: This error originates from a subprocess, and is likely not a problem with pip.',
+      'error: subprocess-exited-with-error',
+    ].join('\n');
+    expect(cls(log)).toBe('network.error');
+  });
+
+  it("npm's network codes are the network, its other codes the agent install as before", () => {
+    expect(cls('npm error code EAI_AGAIN\nnpm error syscall getaddrinfo\nnpm error errno EAI_AGAIN\nnpm error request to https://registry.npmjs.org/@openai%2fcodex failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org')).toBe('network.error');
+    expect(cls('npm ERR! code ETIMEDOUT\nnpm ERR! network request to https://registry.npmjs.org/@google%2fgemini-cli failed, reason: connect ETIMEDOUT 104.16.3.35:443')).toBe('network.error');
+    expect(cls('npm error code ETARGET\nnpm error notarget No matching version found for @anthropic-ai/claude-code@9.9.9.')).toBe('agent.setup_failure');
+  });
+
+  it("in an agent's log, counts only while the agent never reached a model", () => {
+    const install = "E: Package 'nodejs' has no installation candidate";
+    expect(cls(install, AGENT_SETUP)).toBe('agent.setup_failure');
+    const working = `{"type":"assistant","message":{"usage":{"input_tokens":18234,"output_tokens":512}}}\n${install}\nuv pip install nosuchpkg\n  × No solution found when resolving dependencies:`;
+    expect(cls(working, 'agent/claude-code.txt')).not.toBe('agent.setup_failure');
+    expect(cls('fatal: unable to access \'https://github.com/acme/tool.git/\': Could not resolve host: github.com', AGENT_SETUP)).toBe('network.error');
+  });
+
+  it('a shell script testing for the wording is no failure', () => {
+    expect(classifyText("if apt-get install -y foo 2>&1 | grep -q 'Unable to locate package'; then echo skip; fi").evidence.map((e) => e.rule)).not.toContain('pkg.unresolved');
+  });
+
+  it('a corrupt download in a build, with the build failing, stays the build (a bad cache layer, not the network)', () => {
+    const log = [
+      '0.491 Err:3 http://deb.debian.org/debian-security bookworm-security InRelease',
+      '0.491   At least one invalid signature was encountered.',
+      "0.503 E: The repository 'http://deb.debian.org/debian bookworm InRelease' is not signed.",
+      'failed to solve: process "/bin/sh -c apt-get update && apt-get install -y build-essential" did not complete successfully: exit code: 100',
+    ].join('\n');
+    expect(cls(log)).toBe('image.build_failure');
+  });
+});
