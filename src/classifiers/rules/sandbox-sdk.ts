@@ -101,6 +101,18 @@ function extractClass(line: string, m: RegExpExecArray): Extracted {
   return verdict(said?.group ?? entry.group, `${entry.producer}.${entry.name}`, STRENGTH[entry.producer]);
 }
 
+/** A message template of the table alone (no class on its match): its own group decides. */
+function extractMessage(line: string): Extracted {
+  const said = messageGroup(line);
+  return said ? verdict(said.group, said.producer, 60) : { classOverride: null };
+}
+
+/** The class patterns capture (module, name); a message template captures nothing. */
+const extract = (line: string, m: RegExpExecArray): Extracted => (m[2] !== undefined ? extractClass(line, m) : extractMessage(line));
+
+/** The message templates whose group gives one of these classes, so each rule's keys are its own class's words (the vocabulary fallback reads them by class). */
+const messagesOf = (groups: readonly SandboxSdkGroup[]): RegExp[] => SANDBOX_SDK_MESSAGES.filter(([, , , g]) => groups.includes(g)).map(([, , re]) => re);
+
 /** Source shown in a traceback ("except modal.exception.NotFoundError:"), isinstance checks, docs quoting a class. */
 const NOT_A_FAILURE: readonly RegExp[] = [/\bexcept\b/, /\bisinstance\(|\braise \w/, /^\s*(?:from|import) \w/];
 
@@ -123,20 +135,20 @@ export const sandboxSdkRules = defineRules([
   {
     id: 'sandbox.sdk_config',
     class: 'config.error',
-    patterns: qualified((x) => x.group === 'credentials' || x.group === 'config'),
+    patterns: [...qualified((x) => x.group === 'credentials' || x.group === 'config'), ...messagesOf(['credentials', 'config'])],
     unless: NOT_A_FAILURE,
     strength: 62,
-    extract: extractClass,
+    extract,
     why: WHY,
     hint: HINTS.config,
   },
   {
     id: 'sandbox.sdk_build',
     class: 'image.build_failure',
-    patterns: qualified((x) => x.group === 'build'),
+    patterns: [...qualified((x) => x.group === 'build'), ...messagesOf(['build'])],
     unless: NOT_A_FAILURE,
     strength: 62,
-    extract: extractClass,
+    extract,
     why: WHY,
     hint: HINTS.build,
   },
@@ -153,16 +165,14 @@ export const sandboxSdkRules = defineRules([
     hint: "No failure of the sandbox: a command inside it exited non-zero (its output says why), or the run's code misused the SDK.",
   },
   {
-    // The providers' message templates without their class (a harness logging str(e), the API's JSON).
+    // The providers' message templates without their class (a harness logging str(e), the API's JSON);
+    // the credentials and build templates are sandbox.sdk_config's and sandbox.sdk_build's.
     id: 'sandbox.sdk_message',
     class: 'sandbox.failure',
-    patterns: SANDBOX_SDK_MESSAGES.map(([, , re]) => re),
+    patterns: messagesOf(['lost', 'provider', 'refused', 'unreachable']),
     unless: NOT_A_FAILURE,
     strength: 60,
-    extract: (line) => {
-      const said = messageGroup(line);
-      return said ? verdict(said.group, said.producer, 60) : { classOverride: null };
-    },
+    extract: extractMessage,
     why: "a sandbox provider's own error message (sandbox-sdk-vocab.ts SANDBOX_SDK_MESSAGES): its quota, its credentials, its daemon or API unreachable",
     hint: HINTS.refused,
   },
