@@ -2,6 +2,7 @@
 // orders evidence lines of equal standing.
 import type { Rule } from '../rule.js';
 import { agentRules } from './agent.js';
+import { agentCliRules } from './agent-cli.js';
 import { agentStartRules } from './agent-start.js';
 import { awsRules } from './aws.js';
 import { buildRules } from './build.js';
@@ -69,6 +70,7 @@ const ALL = [
   ...harborRules,
   ...agentRules,
   ...agentStartRules,
+  ...agentCliRules,
   ...verifierRules,
   ...outcomeRules,
   ...evalHarnessRules,

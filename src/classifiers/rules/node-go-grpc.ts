@@ -388,7 +388,11 @@ function patternsFor(groups: readonly NetGroup[]): RegExp[] {
  * retries; a line its producer logged at an information level (k3s "level=info msg=\"Waiting for containerd
  * startup: rpc error: code = Unavailable …\"", grpc-go's INFO reconnect notes): a wait or a retry, not the failure.
  */
-const NOT_A_FAILURE: readonly RegExp[] = [TRACKER_NOISE, /\bexcept\b|\bcatch \(|\binstanceof\b|\bisinstance\(|\berrors\.Is\(|===? ['"]UND_ERR/, ...INFO_LEVELS.map((l) => l.re)];
+// Codex's retry note quotes the stream error it is about to retry (codex-rs/core/src/codex.rs
+// notify_stream_error "stream error: {e}; retrying {retries}/{max_retries} in {delay:?}…"): only the failure
+// after the last retry counts (agent-cli-vocab.ts reads the note as an echo).
+const CODEX_RETRY_NOTE = /; retrying \d+\/\d+ in \S/;
+const NOT_A_FAILURE: readonly RegExp[] = [TRACKER_NOISE, /\bexcept\b|\bcatch \(|\binstanceof\b|\bisinstance\(|\berrors\.Is\(|===? ['"]UND_ERR/, CODEX_RETRY_NOTE, ...INFO_LEVELS.map((l) => l.re)];
 
 const WHY = "a Node.js (undici, node-fetch, the TypeScript SDKs), Go (net/http, net) or gRPC client reported one of its own errors (node-go-grpc-vocab.ts), whose group says what failed";
 
