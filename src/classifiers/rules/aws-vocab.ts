@@ -46,6 +46,11 @@
 // - smithy-go (c589db5, the runtime of aws-sdk-go-v2): errors.go (OperationError "operation error
 //   {service}: {operation}, {err}", GenericAPIError "api error {code}: {message}"), transport/http
 //   ("https response error StatusCode: N, RequestID: …, {err}"); a modeled error prints "{code}: {message}".
+// - aws-sdk-java v1 AmazonServiceException.getMessage ("{message} (Service: {service}; Status Code: {N};
+//   Error Code: {code}; Request ID: {id})", as Hadoop s3a / EMRFS print it, EMRFS with "503 Slow Down" for a
+//   bodiless answer); aws-sdk-java-v2's modeled exceptions ("software.amazon.awssdk.services.s3.model.
+//   NoSuchKeyException: The specified key does not exist", its S3 tests) and aws-sdk-net's
+//   ("Amazon.S3.Model.NoSuchKeyException: …"), named by the code.
 // - Amazon S3 API Reference, "Error responses" / "List of error codes" (the REST codes and statuses that
 //   S3's model does not list: SlowDown, InternalError, InvalidAccessKeyId, RequestTimeTooSkewed, …) and the
 //   AWS APIs' "Common errors" (IncompleteSignature, MissingAuthenticationToken, RequestExpired, …).

@@ -10,6 +10,8 @@
 //   TimeoutError messages and credential chain;
 // - aws-sdk-go-v2's errors (smithy-go): "operation error S3: PutObject, https response error StatusCode:
 //   503, RequestID: …, HostID: …, api error SlowDown: Please reduce your request rate."
+// - aws-sdk-java v1's "(Service: Amazon S3; Status Code: 503; Error Code: SlowDown; Request ID: …)", v2's
+//   and aws-sdk-net's modeled exceptions ("software.amazon.awssdk.services.s3.model.NoSuchKeyException: …").
 // The code's group decides; for the groups whose meaning depends on who answered (quota, denied, missing,
 // request), the operation does: a model runtime's operation (InvokeModel, Converse, InvokeEndpoint, …) is a
 // model API refusing the request (gateway.4xx), any other (S3, STS, …) the run's settings (config.error)
@@ -57,6 +59,10 @@ function codePatterns(codes: string[]): RegExp[] {
     new RegExp(String.raw`An error occurred \((?<code>${all})\) when calling the (?<op>\w{2,80}) operation`),
     // smithy-go GenericAPIError "api error {code}: {message}".
     new RegExp(String.raw`\bapi error (?<code>${all}): `),
+    // aws-sdk-java (v1) AmazonServiceException.getMessage "{message} (Service: {service}; Status Code: {N};
+    // Error Code: {code}; Request ID: {id}…)", as Hadoop s3a / EMRFS / Spark print it (EMRFS writes a
+    // bodiless answer's code as "503 Slow Down").
+    new RegExp(String.raw`\(Service: (?<svc>[^;)]{2,60}); Status Code: \d{3}; Error Code: (?<code>${all})(?: (?<reason>[A-Z][A-Za-z ]{1,40}))?; Request ID`),
   ];
   if (named.length) {
     const alt = named.join('|');
@@ -68,6 +74,11 @@ function codePatterns(codes: string[]): RegExp[] {
       new RegExp(String.raw`(?<![\w.$/-])(?<code>${alt}): \S`),
       // aws-sdk-js-v3 (restJson/restXml deserializers before the schema-based clients): the frame names the code.
       new RegExp(String.raw`\bat de_(?<code>${alt})Res\b`),
+      // aws-sdk-java-v2's and aws-sdk-net's modeled exceptions, named by the code (S3's with "Exception"
+      // added): "software.amazon.awssdk.services.s3.model.NoSuchKeyException: The specified key does not
+      // exist. (Service: S3, Status Code: 404, …)", "Amazon.S3.Model.NoSuchKeyException: …".
+      new RegExp(String.raw`\bsoftware\.amazon\.awssdk\.services\.(?<svc>\w{2,40})\.model\.(?<code>${alt})(?:Exception)?: `),
+      new RegExp(String.raw`\bAmazon\.(?<svc>\w{2,40})\.Model\.(?<code>${alt})(?:Exception)?: `),
     );
   }
   return out;
@@ -98,6 +109,8 @@ function sdkEntry(line: string, m: RegExpExecArray, pick: (x: AwsSdkError) => bo
 
 /** aws-sdk-go-v2's OperationError names the service and operation ("operation error Bedrock Runtime: InvokeModel, "). */
 const GO_OPERATION_RE = /\boperation error ([A-Za-z][\w -]{1,40}): (\w{2,80}), /;
+/** The Java and .NET SDKs' service names of the model runtimes (bedrockruntime, BedrockRuntime, SageMakerRuntime, bedrockagentruntime). */
+const MODEL_SERVICE_NAME = /bedrock.?(?:agent.?)?runtime|sagemaker.?runtime/i;
 /** With no operation on the line (aws-sdk-js-v3 prints none), a model call says so itself. */
 const MODEL_WORDS = /\bmodel\b|\bbedrock\b|sagemaker-runtime|\bInvokeModel|\bInvokeEndpoint|\bConverse/i;
 
@@ -112,12 +125,20 @@ interface CodeRead {
 }
 
 function readCode(line: string, m: RegExpExecArray): CodeRead | undefined {
-  const code = m.groups?.code;
+  // EMRFS's "503 Slow Down": the reason phrase is S3's code (SlowDown), which says more than the status.
+  const code = m.groups?.reason && serviceCode(m.groups.reason.replace(/ /g, '')) ? m.groups.reason.replace(/ /g, '') : m.groups?.code;
   const entry = code ? serviceCode(code) : undefined;
   if (!code || !entry) return undefined;
   const go = GO_OPERATION_RE.exec(line);
   const op = m.groups?.op ?? go?.[2];
-  const model = m.groups?.op ? MODEL_OPERATIONS.has(m.groups.op) : go ? MODEL_SERVICE_IDS.has(go[1]!.trim()) || MODEL_OPERATIONS.has(go[2]!) : MODEL_WORDS.test(line);
+  const svc = m.groups?.svc;
+  const model = m.groups?.op
+    ? MODEL_OPERATIONS.has(m.groups.op)
+    : go
+      ? MODEL_SERVICE_IDS.has(go[1]!.trim()) || MODEL_OPERATIONS.has(go[2]!)
+      : svc !== undefined
+        ? MODEL_SERVICE_NAME.test(svc)
+        : MODEL_WORDS.test(line);
   const retries = /\(reached max retries: (\d+)\)/.exec(line.slice(m.index))?.[1];
   return { entry, code, ...(op ? { op } : {}), model, ...(retries ? { retries: Number(retries) } : {}) };
 }
@@ -152,7 +173,7 @@ const CLASS_OF: Partial<Record<AwsGroup, FailureClass>> = {
 };
 
 /** A code's verdict: its group, and for the groups that depend on who answered, the operation. */
-function codeVerdict(r: CodeRead): Extracted {
+function codeVerdict(r: CodeRead, line: string): Extracted {
   const g = r.entry.group;
   const base = { awsCode: r.code, ...(r.op ? { awsOperation: r.op } : {}), ...(r.entry.status >= 100 ? { httpStatus: r.entry.status } : {}), ...(r.retries !== undefined ? { retries: r.retries } : {}) };
   if (g === 'quota' || g === 'denied' || g === 'missing' || g === 'request') {
@@ -162,7 +183,7 @@ function codeVerdict(r: CodeRead): Extracted {
   }
   const cls = CLASS_OF[g];
   if (!cls) return { classOverride: null };
-  const hint = g === 'dropped' || g === 'connect' ? HINTS.network : g === 'clock' || (g === 'credentials' && /Signature expired/.test(r.entry.message)) ? HINTS.clock : HINTS[g as keyof typeof HINTS];
+  const hint = g === 'dropped' || g === 'connect' ? HINTS.network : g === 'clock' || (g === 'credentials' && /Signature expired:/.test(line)) ? HINTS.clock : HINTS[g as keyof typeof HINTS];
   return { ...base, classOverride: cls, hint };
 }
 
@@ -193,7 +214,7 @@ function codeRule(keep: (v: Extracted, r: CodeRead) => boolean) {
   return (line: string, m: RegExpExecArray): Extracted => {
     const r = readCode(line, m);
     if (!r || (m.groups?.op && clientReadsCode(r.code, m.groups.op))) return { classOverride: null };
-    const v = codeVerdict(r);
+    const v = codeVerdict(r, line);
     if (v.classOverride === null || !keep(v, r)) return { classOverride: null };
     return RETRYING.test(line) ? { ...v, strength: 15 } : v;
   };
@@ -221,7 +242,7 @@ export const awsRules = defineRules([
     // The SDKs' throttling tables (botocore retries/standard.py, smithy THROTTLING_ERROR_CODES), S3's SlowDown included.
     id: 'aws.throttled',
     class: 'gateway.4xx',
-    patterns: codePatterns(codes(['throttled'])),
+    patterns: [...codePatterns(codes(['throttled'])), /; Status Code: 503; Error Code: 503 (?<reason>Slow Down); Request ID/],
     unless: NOT_A_FAILURE,
     strength: 48,
     extract: codeRule(() => true),
@@ -234,7 +255,8 @@ export const awsRules = defineRules([
     patterns: codePatterns(codes(['unavailable'])),
     unless: NOT_A_FAILURE,
     strength: 48,
-    extract: codeRule(() => true),
+    // (EMRFS's "503 Slow Down" is aws.throttled's.)
+    extract: codeRule((v) => v.classOverride === 'gateway.5xx'),
     why: WHY,
     hint: HINTS.unavailable,
   },

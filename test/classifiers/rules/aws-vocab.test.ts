@@ -2,7 +2,7 @@
 // class and every service code of the table through the ways a run's log prints it, the operation
 // deciding who answered, and the groups ordering against real causes the way the messages mean.
 import { describe, expect, it } from 'vitest';
-import { AWS_SDK_ERRORS, AWS_SERVICE_CODES, type AwsGroup, type AwsSdkError, type AwsServiceCode, MODEL_OPERATIONS, templatePattern } from '../../../src/classifiers/rules/aws-vocab.js';
+import { AWS_SDK_ERRORS, AWS_SERVICE_CODES, type AwsGroup, type AwsSdkError, type AwsServiceCode, isDistinctiveCode, MODEL_OPERATIONS, templatePattern } from '../../../src/classifiers/rules/aws-vocab.js';
 import { classifyFiles, classifyText } from '../helpers.js';
 
 const cls = (text: string) => classifyText(text).class;
@@ -168,6 +168,13 @@ function codeLines(c: AwsServiceCode, op: string): string[] {
   if (!/^\d/.test(c.code)) {
     const service = op === 'PutObject' ? 'S3' : op.startsWith('InvokeEndpoint') ? 'SageMaker Runtime' : op.startsWith('Invoke') ? 'Bedrock Runtime' : op === 'AssumeRoleWithWebIdentity' ? 'STS' : 'Secrets Manager';
     out.push(`operation error ${service}: ${op}, https response error StatusCode: ${c.status || 400}, RequestID: 5c1f0b0e-7d1a-4a51-9d3e-2f6f3c9f1a77, api error ${c.code}: ${c.message}`);
+    // aws-sdk-java v1 has no Bedrock client: its AmazonServiceException message for the other services.
+    if (!MODEL_OPERATIONS.has(op)) out.push(`Caused by: com.amazonaws.services.s3.model.AmazonS3Exception: ${c.message} (Service: Amazon S3; Status Code: ${c.status || 400}; Error Code: ${c.code}; Request ID: 8F2C1A0B9D3E4F56; S3 Extended Request ID: Zm9vYmFy=; Proxy: null)`);
+    // aws-sdk-java v2: the modeled exception named by the code (S3's shapes with "Exception" added).
+    if (isDistinctiveCode(c)) {
+      const v2 = MODEL_OPERATIONS.has(op) ? (op.startsWith('InvokeEndpoint') ? 'sagemakerruntime' : 'bedrockruntime') : 's3';
+      out.push(`software.amazon.awssdk.services.${v2}.model.${c.code}${c.code.endsWith('Exception') ? '' : 'Exception'}: ${c.message} (Service: ${v2 === 's3' ? 'S3' : 'BedrockRuntime'}, Status Code: ${c.status || 400}, Request ID: 4442587FB7D0A2F9)`);
+    }
   }
   return out;
 }
@@ -198,6 +205,9 @@ describe('every service error code through the lines that carry it', () => {
     expect(cls(node('ExpiredTokenException', 'The security token included in the request is expired', 400, 'bedrock-runtime'))).toBe('config.error');
     // A harness that prefixes the SDK's error (promptfoo "API call error: …").
     expect(cls('API call error: ThrottlingException: Too many requests, please wait before trying again. You have sent too many requests.  Wait before trying again.')).toBe('gateway.4xx');
+    // EMRFS writes a bodiless 503's code as "503 Slow Down": S3's throttling, not a failing service.
+    expect(cls('java.io.IOException: com.amazon.ws.emr.hadoop.fs.shaded.com.amazonaws.services.s3.model.AmazonS3Exception: Slow Down (Service: Amazon S3; Status Code: 503; Error Code: 503 Slow Down; Request ID: 2E8B8866BFF00645; S3 Extended Request ID: Zm9vYmFy=)')).toBe('gateway.4xx');
+    expect(cls('Amazon.S3.Model.NoSuchKeyException: The specified key does not exist.')).toBe('config.error');
     // A Java class of the same name is no AWS code.
     expect(rules('Caused by: java.nio.file.AccessDeniedException: /data/shards/train-0001.arrow')).not.toContain('aws.settings');
   });
