@@ -120,6 +120,8 @@ export interface CauseGroup {
   /** Only a cause on the symptom's own line (a status that quotes the error behind it); other groups never take one there. */
   sameLine?: boolean;
   minStrength?: number;
+  /** Only a cause in the symptom's own file at most this many lines above it (a retry note right before the give-up it led to). */
+  withinLines?: number;
   /** Only signals of these rules count (a cause class is wider than the mechanism). */
   fromRules?: readonly SignalRuleId[];
   notFromRules?: readonly SignalRuleId[];
@@ -356,13 +358,17 @@ export const SYMPTOMS: SymptomMechanism[] = [
     // fetches failed ("W: Failed to fetch … Temporary failure resolving '…'", "Some index files failed to
     // download. They have been ignored, or old ones used instead."), so the install finds no candidate; pip's
     // index page never came ("Retrying … after connection broken by …"), so no version satisfies the
-    // requirement "(from versions: none)". A fetch failing on the network before it, in any strength (the
-    // retry notes count: they are what pip gave up on), is the cause.
+    // requirement "(from versions: none)". A fetch failing on the network before it is the cause; so is a
+    // retry note (strength 15) in the few lines just above it: what pip gave up on. A retry further up was
+    // one the tool recovered from.
     id: 'index-unreachable',
     source: 'apt apt-pkg/update.cc ("Some index files failed to download…" as a warning) then apt-private/private-cacheset.cc ("Package \'%s\' has no installation candidate") and apt-pkg/cacheset.cc ("Unable to locate package %s"); pip resolution/resolvelib/factory.py ("Could not find a version that satisfies the requirement %s (from versions: none)") after its vendored urllib3 retries; uv, conda the same way (rules/pkg-vocab.ts groups missing, conflict)',
     symptomRules: ['pkg.unresolved', 'pkg.agent_install', 'agent.install_step_failed'],
     wording: PKG_ERRORS.filter((x) => x.group === 'missing' || x.group === 'conflict').map((x) => x.template),
-    causes: [{ classes: ['network.error'], order: 'before' }],
+    causes: [
+      { classes: ['network.error'], order: 'before', minStrength: 40 },
+      { classes: ['network.error'], order: 'before', withinLines: 12 },
+    ],
     consequence: 'The packages reported missing after it are its consequence: the package index could not be fetched, so the install found no candidate.',
   },
   {
@@ -461,6 +467,7 @@ export function explainSymptoms(signals: readonly Signal[], mechanisms: readonly
           !g.notFromRules?.includes(c.rule.id) &&
           (!g.fromRules || g.fromRules.includes(c.rule.id)) &&
           (!g.sameFile || c.file === s.file) &&
+          (g.withinLines === undefined || (c.file === s.file && c.line <= s.line && s.line - c.line <= g.withinLines)) &&
           (!g.afterServerStart || startedBefore(c)) &&
           inOrder(g.order, c, s, times),
       );

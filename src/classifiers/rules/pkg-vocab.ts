@@ -73,6 +73,36 @@
 //   Couldn't connect to server", "The requested URL returned error: 404").
 // - GNU wget 1.21 (src/host.c "unable to resolve host address %s", "failed: %s."; src/http.c "ERROR %d:
 //   %s.", "Unable to establish SSL connection."; src/retr.c "Read error (%s) in headers.").
+// - apk-tools 3.0.6 (alpinelinux/apk-tools 90b974f) and 2.14.0: src/print.c apk_error_str (v3 "DNS: transient
+//   error (try again later)", "DNS: name does not exist", "TLS: server certificate not trusted", "could not
+//   find a repo which provides this package (check repositories file and run 'apk update')", "package
+//   mentioned in index not found (try 'apk update')", "UNTRUSTED signature", "BAD signature"; v2 "temporary
+//   error (try again later)", "DNS lookup error", "network error (check Internet connection and firewall)",
+//   "could not connect to server (check repositories file)"), src/database.c (the warning "%s <index url>:
+//   <error>" with "fetching"/"updating"/"opening", "Not continuing due to stale/unavailable
+//   repositories."), src/commit.c ("unable to select packages:", "%s (no such package)"). apk prints
+//   "ERROR: …" / "WARNING: …".
+// - cargo 0.101 (rust-lang/cargo af373f7): src/cargo/util/network/retry.rs ("spurious network error ({n}
+//   {tries} remaining): {err}"), core/package.rs ("failed to download from `{url}`"), core/resolver/errors.rs
+//   ("no matching package named `{}` found", "failed to select a version for the requirement `{} = \"{}\"`",
+//   "failed to select a version for `{}`."), sources/registry/download.rs ("failed to verify the checksum of
+//   `{}`"), core/resolver/resolve.rs ("checksum for `{}` changed between lock files"), sources/git/utils.rs
+//   ("failed to authenticate when downloading repository"). cargo prints "error: …" / "warning: …" and its
+//   causes as "Caused by:".
+// - pnpm 11 (pnpm/pnpm 36e5ae6): core/error/src/index.ts (PnpmError codes "ERR_PNPM_<code>", FetchError
+//   "FETCH_<status>": "GET <url>: <statusText> - <status>"), resolving/npm-resolver (META_FETCH_FAIL "GET
+//   <uri>: <error>", NO_MATCHING_VERSION "No matching version found for <dep> while fetching it from
+//   <registry>"), worker and binary-fetcher (TARBALL_INTEGRITY), deps-installer (PEER_DEP_ISSUES "Unmet peer
+//   dependencies"). pnpm prints " ERR_PNPM_<CODE>  <message>".
+// - yarn 1.23 (yarnpkg/yarn c2dda50): src/reporters/lang/en.js (offlineRetrying "There appears to be trouble
+//   with your network connection. Retrying...", packageNotFoundRegistry / requiredPackageNotFoundRegistry
+//   "Couldn't find package $0 [required by $1] on the $2 registry.", couldntFindVersionThatMatchesRange
+//   "Couldn't find any versions for $0 that matches $1", integrityCheckFailed "Integrity check failed").
+// - Go's module fetcher (golang/go src/cmd/go/internal/modfetch, as its own test scripts word it:
+//   "go: <mod>@<v>: verifying module: checksum mismatch" / "verifying <mod>@<v>/go.mod: checksum mismatch",
+//   then "SECURITY ERROR"; "reading https://proxy.golang.org/…: 404 Not Found", "invalid version: unknown
+//   revision <v>", "no matching versions for query"). Its network failures are Go's net errors
+//   (rules/node-go-grpc-vocab.ts).
 
 import type { FailureClass } from '../taxonomy.js';
 
@@ -80,6 +110,9 @@ import type { FailureClass } from '../taxonomy.js';
  * What a failure says about the run:
  * - network: the fetch never got an answer (DNS, connect, TLS, a proxy, a timeout): network.error, in a
  *   build too (the build failing is the symptom);
+ * - retry: the tool says it will try the fetch again (pip's vendored urllib3, cargo's spurious network
+ *   error, yarn's "Retrying..."): network.error at the strength the engine gives any retry note (15), so
+ *   it decides only when nothing else does, and explains the "not found" that follows a give-up;
  * - dropped: a transfer that had started broke off (reset, a closed connection, a cut HTTP/2 stream):
  *   network.error, weaker (the other end or a proxy may have died of its own failure);
  * - missing: the package, version, file or repository asked for does not exist where the run looks for
@@ -106,9 +139,9 @@ import type { FailureClass } from '../taxonomy.js';
  * - elsewhere: a narrower rule of another family already reads it (named in `readBy`): not read here;
  * - skip: nothing a run meets (FTP, LDAP, TFTP, RTSP, a libcurl API misuse) or too generic on its own.
  */
-export type PkgGroup = 'network' | 'dropped' | 'missing' | 'conflict' | 'denied' | 'request' | 'integrity' | 'step' | 'reason' | 'echo' | 'elsewhere' | 'skip';
+export type PkgGroup = 'network' | 'retry' | 'dropped' | 'missing' | 'conflict' | 'denied' | 'request' | 'integrity' | 'step' | 'reason' | 'echo' | 'elsewhere' | 'skip';
 
-export type PkgProducer = 'apt' | 'dpkg' | 'pip' | 'uv' | 'conda' | 'npm' | 'git' | 'curl' | 'wget' | 'huggingface_hub';
+export type PkgProducer = 'apt' | 'dpkg' | 'apk' | 'pip' | 'uv' | 'conda' | 'npm' | 'pnpm' | 'yarn' | 'cargo' | 'go' | 'git' | 'curl' | 'wget' | 'huggingface_hub';
 
 export interface PkgError {
   producer: PkgProducer;
@@ -179,7 +212,7 @@ export const PIP_ERRORS: readonly PkgError[] = [
   // index/collector.py _handle_get_simple_fail: an index page that could not be fetched (the SSL case is logged at warning level).
   p('pip', 'Could not fetch URL', /Could not fetch URL https?:\/\/\S{1,300}: (?:There was a problem confirming the ssl certificate|connection error)/, "Could not fetch URL https://pypi.org/simple/pip/: There was a problem confirming the ssl certificate: HTTPSConnectionPool(host='pypi.org', port=443): Max retries exceeded with url: /simple/pip/ (Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate (_ssl.c:1000)'))) - skipping", 'network'),
   // Vendored urllib3's retry warning: a note while retrying (the engine weighs retry lines low), the give-up follows.
-  p('pip', 'urllib3 Retrying', /Retrying \(Retry\(total=\d+, [^)]{0,200}\)\) after connection broken by '/, "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f0c2a4d5f90>: Failed to establish a new connection: [Errno 101] Network is unreachable')': /simple/numpy/", 'network'),
+  p('pip', 'urllib3 Retrying', /Retrying \(Retry\(total=\d+, [^)]{0,200}\)\) after connection broken by '/, "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f0c2a4d5f90>: Failed to establish a new connection: [Errno 101] Network is unreachable')': /simple/numpy/", 'retry'),
   p('pip', 'HashMismatch', /THESE PACKAGES DO NOT MATCH THE HASHES FROM THE REQUIREMENTS FILE/, 'ERROR: THESE PACKAGES DO NOT MATCH THE HASHES FROM THE REQUIREMENTS FILE. If you have updated the package versions, please update the hashes. Otherwise, examine the package contents carefully; someone may have tampered with them.', 'integrity'),
   p('pip', 'Failed building wheel', /Failed building wheel for \S/, 'ERROR: Failed building wheel for flash-attn', 'step'),
   p('pip', 'InstallWheelBuildError', /Failed to build installable wheels for some pyproject\.toml based projects|Could not build wheels for \S{1,100}, which is required to install pyproject\.toml-based projects/, 'ERROR: Failed to build installable wheels for some pyproject.toml based projects (flash-attn)', 'step'),
@@ -233,6 +266,47 @@ export const GIT_ERRORS: readonly PkgError[] = [
   p('git', 'ssh publickey denied', /Permission denied \(publickey(?:,[\w-]{1,40}){0,4}\)\./, 'git@github.com: Permission denied (publickey).', 'denied'),
   p('git', 'RPC failed', /error: RPC failed; (?:curl \d+|HTTP \d+)/, 'error: RPC failed; curl 56 GnuTLS recv error (-9): Error decoding the received TLS packet.', 'dropped'),
   p('git', 'early EOF / hung up / index-pack', /fatal: (?:early EOF|the remote end hung up unexpectedly|index-pack failed|fetch-pack: invalid index-pack output)|Could not read from remote repository\./, 'fatal: early EOF', 'echo'),
+];
+
+export const APK_ERRORS: readonly PkgError[] = [
+  // database.c's warning for a repository index it could not fetch, with print.c's text (v3, then v2).
+  p('apk', 'APKE_DNS_* / APKE_TLS_* / EAGAIN / ENXIO / ENETUNREACH / ECONNREFUSED', /: (?:DNS: (?:transient error \(try again later\)|non-recoverable failure|no address for host|name does not exist|address family for host not supported)|TLS: (?:unspecified error|server hostname mismatch|server certificate not trusted|handshake failed)|temporary error \(try again later\)|DNS lookup error|network error \(check Internet connection and firewall\)|could not connect to server \(check repositories file\))/, 'WARNING: updating and opening https://dl-cdn.alpinelinux.org/alpine/v3.20/main: DNS: transient error (try again later)', 'network'),
+  p('apk', 'ECONNABORTED', /: network connection aborted$/, 'WARNING: fetching https://dl-cdn.alpinelinux.org/alpine/v3.18/community: network connection aborted', 'dropped'),
+  p('apk', 'unable to select packages', /ERROR: unable to select packages:/, 'ERROR: unable to select packages:', 'missing'),
+  p('apk', 'no such package', /\S \(no such package\):/, '  py3-torch (no such package):', 'missing'),
+  p('apk', 'APKE_PACKAGE_NOT_FOUND / APKE_INDEX_STALE', /could not find a repo which provides this package|package mentioned in index not found \(try 'apk update'\)/, "ERROR: libstdc++-13.2.1_git20231014-r0: package mentioned in index not found (try 'apk update')", 'missing'),
+  p('apk', 'APKE_SIGNATURE_UNTRUSTED / INVALID', /: (?:UNTRUSTED|BAD) signature$/, 'ERROR: https://dl-cdn.alpinelinux.org/alpine/v3.19/main: UNTRUSTED signature', 'integrity'),
+  p('apk', 'stale/unavailable repositories', /Not continuing due to stale\/unavailable repositories/, 'ERROR: Not continuing due to stale/unavailable repositories.', 'echo'),
+];
+
+export const CARGO_ERRORS: readonly PkgError[] = [
+  p('cargo', 'spurious network error', /spurious network error \(\d+ tr(?:y|ies) remaining\)/, 'warning: spurious network error (2 tries remaining): [6] Couldn\'t resolve host name (Could not resolve host: index.crates.io)', 'retry'),
+  p('cargo', 'failed to download from', /failed to download from `https?:\/\/\S{1,300}`/, 'error: failed to download from `https://static.crates.io/crates/tokenizers/tokenizers-0.21.0.crate`', 'network'),
+  p('cargo', 'no matching package named', /no matching package named `[^`]{1,200}` found/, 'error: no matching package named `candle-kernels-nightly` found', 'missing'),
+  p('cargo', 'failed to select a version for the requirement', /failed to select a version for the requirement `[^`]{1,300}`/, 'error: failed to select a version for the requirement `tokenizers = "^9.1"`', 'missing'),
+  p('cargo', 'failed to select a version', /failed to select a version for `[^`]{1,200}`\./, 'error: failed to select a version for `pyo3-ffi`.', 'conflict'),
+  p('cargo', 'failed to verify the checksum', /failed to verify the checksum of `[^`]{1,200}`|checksum for `[^`]{1,200}` changed between lock files/, 'error: failed to verify the checksum of `safetensors v0.4.5`', 'integrity'),
+  p('cargo', 'failed to authenticate when downloading', /failed to authenticate when downloading repository/, 'error: failed to authenticate when downloading repository', 'denied'),
+];
+
+export const PNPM_ERRORS: readonly PkgError[] = [
+  p('pnpm', 'ERR_PNPM_META_FETCH_FAIL', /ERR_PNPM_META_FETCH_FAIL\b/, ' ERR_PNPM_META_FETCH_FAIL  GET https://registry.npmjs.org/@anthropic-ai%2Fclaude-code: request to https://registry.npmjs.org/@anthropic-ai%2Fclaude-code failed, reason: connect ETIMEDOUT 104.16.0.35:443', 'network'),
+  p('pnpm', 'ERR_PNPM_FETCH_404 / NO_MATCHING_VERSION', /ERR_PNPM_(?:FETCH_404|NO_MATCHING_VERSION)\b/, ' ERR_PNPM_NO_MATCHING_VERSION  No matching version found for @openai/codex@9.9.9 while fetching it from https://registry.npmjs.org/', 'missing'),
+  p('pnpm', 'ERR_PNPM_FETCH_401 / FETCH_403', /ERR_PNPM_FETCH_40[13]\b/, ' ERR_PNPM_FETCH_401  GET https://npm.pkg.github.com/@acme%2Fagent: Unauthorized - 401', 'denied'),
+  p('pnpm', 'ERR_PNPM_PEER_DEP_ISSUES', /ERR_PNPM_PEER_DEP_ISSUES\b/, ' ERR_PNPM_PEER_DEP_ISSUES  Unmet peer dependencies', 'conflict'),
+  p('pnpm', 'ERR_PNPM_TARBALL_INTEGRITY', /ERR_PNPM_TARBALL_INTEGRITY\b/, ' ERR_PNPM_TARBALL_INTEGRITY  Got unexpected checksum for "https://registry.npmjs.org/typescript/-/typescript-5.6.3.tgz". Wanted "sha512-hjcS1mhfuyi4W". Got "sha512-abc".', 'integrity'),
+];
+
+export const YARN_ERRORS: readonly PkgError[] = [
+  p('yarn', 'offlineRetrying', /There appears to be trouble with your network connection\. Retrying/, 'info There appears to be trouble with your network connection. Retrying...', 'retry'),
+  p('yarn', 'packageNotFoundRegistry', /Couldn't find package "[^"]{1,200}"(?: required by "[^"]{1,200}")? on the "[^"]{1,40}" registry\./, 'error Couldn\'t find package "@acme/agent-tools@^2.0.0" required by "evals@1.0.0" on the "npm" registry.', 'missing'),
+  p('yarn', 'couldntFindVersionThatMatchesRange', /Couldn't find any versions for "[^"]{1,200}" that matches "/, 'error Couldn\'t find any versions for "typescript" that matches "^9.0.0"', 'missing'),
+  p('yarn', 'integrityCheckFailed', /Integrity check failed for "/, 'error https://registry.yarnpkg.com/lodash/-/lodash-4.17.21.tgz: Integrity check failed for "lodash" (computed integrity doesn\'t match our records, got "sha512-x")', 'integrity'),
+];
+
+export const GO_ERRORS: readonly PkgError[] = [
+  p('go', 'checksum mismatch', /verifying (?:module|\S{1,300}): checksum mismatch/, 'go: github.com/stretchr/testify@v1.9.0: verifying module: checksum mismatch', 'integrity'),
+  p('go', 'module not found', /reading https?:\/\/\S{1,300}: (?:404 Not Found|410 Gone)|invalid version: unknown revision \S|no matching versions for query "/, 'go: github.com/acme/evalkit@v0.9.9: reading https://proxy.golang.org/github.com/acme/evalkit/@v/v0.9.9.info: 404 Not Found', 'missing'),
 ];
 
 /** wget (GNU wget 1.21: src/host.c, src/http.c, src/retr.c, src/connect.c). */
@@ -352,7 +426,7 @@ export const CURL_CODES: readonly (readonly [number, string, string, PkgGroup])[
 ];
 
 /** Every table entry but curl's numbered codes. */
-export const PKG_ERRORS: readonly PkgError[] = [...APT_ERRORS, ...DPKG_ERRORS, ...PIP_ERRORS, ...UV_ERRORS, ...CONDA_ERRORS, ...NPM_ERRORS, ...GIT_ERRORS, ...WGET_ERRORS, ...HF_ERRORS];
+export const PKG_ERRORS: readonly PkgError[] = [...APT_ERRORS, ...DPKG_ERRORS, ...APK_ERRORS, ...PIP_ERRORS, ...UV_ERRORS, ...CONDA_ERRORS, ...NPM_ERRORS, ...PNPM_ERRORS, ...YARN_ERRORS, ...CARGO_ERRORS, ...GO_ERRORS, ...GIT_ERRORS, ...WGET_ERRORS, ...HF_ERRORS];
 
 const CURL_BY_CODE = new Map(CURL_CODES.map(([code, , , group]) => [code, group]));
 

@@ -1,4 +1,4 @@
-// Package managers and source fetchers (apt/dpkg, pip, uv, conda, npm, git, curl, wget) failing inside an
+// Package managers and source fetchers (apt/dpkg, apk, pip, uv, conda, npm, pnpm, yarn, cargo, go, git, curl, wget) failing inside an
 // image build, an agent's install or a run's own setup: every entry of the table in pkg-vocab.ts (sources
 // there), read by the template its producer prints. The narrower rules that read some of the same lines
 // (network.dns / network.connection / network.tls at 58–61, the config rules at ≥ 78, build.failed at 75,
@@ -29,7 +29,7 @@ import {
 import { TRACKER_NOISE } from './network.js';
 
 const PLACED: readonly PkgGroup[] = ['missing', 'conflict', 'denied', 'request', 'integrity', 'step'];
-const NETWORK: readonly PkgGroup[] = ['network', 'dropped'];
+const NETWORK: readonly PkgGroup[] = ['network', 'retry', 'dropped'];
 
 /** The curl codes of the given groups, as one pattern ("curl: (6) …"); the number decides in `readLine`. */
 function curlPattern(groups: readonly PkgGroup[]): RegExp {
@@ -89,6 +89,8 @@ function verdict(line: string, groups: readonly PkgGroup[], agent: boolean): Ext
   if (!read) return { classOverride: null };
   const base = { pkgError: read.name, pkgGroup: read.group };
   if (read.group === 'network') return { ...base, classOverride: 'network.error', strength: 62, hint: HINTS.network };
+  // A retry note decides only when nothing else does (the engine's own weight for one, engine.ts RETRIED_STRENGTH).
+  if (read.group === 'retry') return { ...base, classOverride: 'network.error', strength: 15, hint: HINTS.network };
   if (read.group === 'dropped') return { ...base, classOverride: 'network.error', strength: 50, hint: HINTS.dropped };
   if ((PLACED as readonly string[]).includes(read.group)) return { ...base, ...placedVerdict(read.group as PlacedGroup, line, agent) };
   return { ...base, classOverride: null };

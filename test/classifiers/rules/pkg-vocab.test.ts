@@ -14,10 +14,26 @@ const buildStep = (text: string) => text.split('\n').map((l, i) => `#9 ${(12.3 +
 const AGENT_SETUP = 'agent/setup/stdout.txt';
 
 describe('every entry through the line its producer prints', () => {
-  it.each(PKG_ERRORS.filter((x) => x.group === 'network' || x.group === 'dropped').map((x) => [`${x.producer}: ${x.name}`, x] as const))('%s is the network', (_n, x) => {
+  it.each(PKG_ERRORS.filter((x) => x.group === 'network' || x.group === 'dropped' || x.group === 'retry').map((x) => [`${x.producer}: ${x.name}`, x] as const))('%s is the network', (_n, x) => {
     expect(cls(x.line)).toBe('network.error');
-    // A retry note (pip's vendored urllib3) is weighed low and read first by network.connection: the class is what counts.
-    if (!/Retrying|Read error/.test(x.line)) expect(firstRule(x.line)).toBe('pkg.fetch_network');
+    // A retry note is weighed low, so the narrower network rule that also reads its quoted cause (network.dns,
+    // network.connection) comes first; so does network.connection on wget's reset. The class is what counts.
+    if (x.group !== 'retry' && !/Read error/.test(x.line)) expect(firstRule(x.line)).toBe('pkg.fetch_network');
+  });
+
+  it('a retry note decides only when nothing else does', () => {
+    const retry = "warning: spurious network error (2 tries remaining): [35] SSL connect error (OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to index.crates.io:443 )";
+    expect(cls(retry)).toBe('network.error');
+    const log = [retry, '   Compiling tokenizers v0.21.0', 'Traceback (most recent call last):', '  File "/workspace/train.py", line 12, in <module>', '    cfg["lr"]', "KeyError: 'lr'"].join('\n');
+    expect(cls(log)).toBe('user.code_error');
+  });
+
+  it('a retry note explains the "not found" right after it, not one far below (the tool recovered from it)', () => {
+    const retry = "WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) after connection broken by 'ConnectTimeoutError(<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f1e2d3c4b50>, 'Connection to pypi.org timed out. (connect timeout=15)')': /simple/vllm/";
+    const missing = 'E: Unable to locate package libssl1.1';
+    expect(cls([retry, missing].join('\n'))).toBe('network.error');
+    const between = Array.from({ length: 30 }, (_, i) => `Collecting pkg${i}==1.0 (from -r requirements.txt (line ${i + 2}))`);
+    expect(cls([retry, ...between, missing].join('\n'))).toBe('config.error');
   });
 
   it.each(PKG_ERRORS.filter(isPlaced).map((x) => [`${x.producer}: ${x.name} (${x.group})`, x] as const))('%s: its place decides', (_n, x) => {
