@@ -28,7 +28,8 @@
 //   of UnexpectedResponseError, RetryLimitReachedError, UsageLimitReachedError, EnvVarError),
 //   codex-rs/core/src/auth.rs at 0151388 (REFRESH_TOKEN_*_MESSAGE, enforce_login_restrictions), and the
 //   retry note of codex-rs/core/src/codex.rs ("stream error: {e}; retrying {retries}/{max_retries} in
-//   {delay:?}…"). `codex exec` prints an error as "ERROR: {message}", with --json as {"type":"error",
+//   {delay:?}…"), and the code-mode host client's ConnectionError::Spawn ("failed to spawn code-mode host
+//   {host_program}: {error}", a codex-rs source file found in the code index). `codex exec` prints an error as "ERROR: {message}", with --json as {"type":"error",
 //   "message":…} / {"type":"turn.failed","error":{"message":…}}.
 // - Gemini CLI: google-gemini/gemini-cli at 5411f11: packages/core/src/utils/errors.ts (the Fatal*Error
 //   classes and exit codes), packages/cli/src/config/auth.ts, validateNonInterActiveAuth.ts,
@@ -271,6 +272,9 @@ const CODEX: AgentCliEntry[] = [
   e('codex', 'LandlockSandboxExecutableNotProvided', 'codex-linux-sandbox was required but not provided', 'start'),
   e('codex', 'LandlockRestrict', 'Landlock was not able to fully enforce all sandbox rules', 'start'),
   e('codex', 'SeccompInstall', 'seccomp setup error', 'start'),
+  // The code-mode host (a companion binary shipped as its own release asset, spawned from codex's own
+  // directory) missing: codex cannot run any command for the agent.
+  e('codex', 'ConnectionError::Spawn', 'failed to spawn code-mode host {…}', 'start'),
   e('codex', 'UnsupportedOperation', 'unsupported operation: {…}', 'skip', { generic: true }),
   e('codex', 'Fatal', 'Fatal error: {…}', 'skip', { generic: true }),
   // The provider's key variable (env_key) is not set.
@@ -505,7 +509,11 @@ const NAME_TEMPLATES: Record<NameForm, (name: string) => string[]> = {
 /** A message as a pattern: its literal parts in order, anything (short) where the producer fills in a value. */
 function textTemplate(message: string): string {
   const parts = message.split(/\{[^}]*\}/);
-  while (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+  // A value at the end may be missing or wrapped onto the next line ("… because failed to spawn code-mode host").
+  if (parts.length > 1 && parts[parts.length - 1] === '') {
+    parts.pop();
+    parts[parts.length - 1] = parts[parts.length - 1]!.trimEnd();
+  }
   return parts.map(esc).join('.{0,300}?');
 }
 

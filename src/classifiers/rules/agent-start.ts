@@ -42,6 +42,21 @@ export const agentStartRules = defineRules([
     hint: "npm (≥ 12 allowScripts) skipped the agent package's install script, which downloads the native binary the CLI runs: the CLI left behind is a stub. Allow it (npm approve-scripts, allow-scripts in .npmrc, or --allow-scripts) in the image's install step.",
   },
   {
+    // The agent CLI cannot write its own state where it keeps it: Claude Code's ~/.claude.json and
+    // ~/.claude/ (CLAUDE_CONFIG_DIR; cli.js 2.0.76 "… (in settings or ~/.claude.json)"), Gemini CLI's
+    // ~/.gemini/ (packages/core/src/utils/paths.ts GEMINI_DIR), Codex's ~/.codex/ (CODEX_HOME, auth.rs
+    // codex_home), as Node's fs error prints it ("Error: EACCES: permission denied, open
+    // '/home/claude/.claude.json'"). The image's home directory is not the agent user's (a root-owned file
+    // in a container run as another user): the CLI dies at start. Stronger than config.path_permission,
+    // which reads the same Node text as the run's own output directory.
+    id: 'agent.state_unwritable',
+    class: 'agent.setup_failure',
+    patterns: [/\b(?:EACCES|EPERM|EROFS): (?:permission denied|operation not permitted|read-only file system), [a-z]{2,10} '(?:[^']{0,200}\/)?(?:\.claude\.json|\.claude|\.codex|\.gemini)(?:[\/.'][^']{0,200})?'/],
+    strength: 64,
+    why: "the agent CLI cannot write its own state file or directory (~/.claude.json, ~/.claude, ~/.gemini, ~/.codex)",
+    hint: "The agent CLI could not write its own state under the user's home (~/.claude.json, ~/.claude/, ~/.gemini/, ~/.codex/): the file or directory belongs to another user (created as root in the image, or a mount owned by root) or is read-only. chown it to the user the agent runs as, or point CLAUDE_CONFIG_DIR / CODEX_HOME at a writable directory; the trial has no score.",
+  },
+  {
     id: 'agent.server_not_started',
     class: 'agent.setup_failure',
     patterns: [/\bagentapi server did not start on port \d+/],

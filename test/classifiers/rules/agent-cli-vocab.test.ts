@@ -220,6 +220,13 @@ describe('in a whole log', () => {
     expect(cls('  "exit_status": "submitted (exit_cost)",')).toBe('outcome.agent_timeout');
   });
 
+  it("codex without its code-mode host (the value wrapped onto the next line) cannot run the agent's commands", () => {
+    const log = ['⚠ Code Mode is unavailable because failed to spawn code-mode host', '  /home/coder/.local/bin/codex-code-mode-host: No such file or directory (os error 2)'].join('\n');
+    const d = classifyText(log);
+    expect(d.class).toBe('agent.setup_failure');
+    expect(d.evidence[0]?.rule).toBe('agent.vocab_setup');
+  });
+
   it('a stored codex login that cannot be refreshed is the agent not authenticating, not the model API', () => {
     const d = classifyText('ERROR: Your access token could not be refreshed because your refresh token was already used. Please log out and sign in again.');
     expect(d.class).toBe('agent.setup_failure');
