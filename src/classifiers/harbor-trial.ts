@@ -57,6 +57,7 @@ export interface SignalScan {
  */
 export function scanHarborSignals(input: BundleInput): SignalScan {
   const byClass = new Map<InfraClass, Evidence[]>();
+  const strongest = new Map<string, { entry: Evidence; strength: number }>();
   const engine = new Engine();
   const result = input.files.get('harbor/result.json');
   const readable = result !== undefined && readHarborResult(result).status !== 'garbled';
@@ -78,8 +79,15 @@ export function scanHarborSignals(input: BundleInput): SignalScan {
     // Setup output is where a missing agent binary shows; elsewhere "command not found" is the task's.
     // Exit 127/126 of the agent's own command (in the recorded exception's message) says the same wherever it is.
     if (cls === 'agent.setup_failure' && !/^harbor\/agent\/setup\//.test(file) && sig.rule.id !== 'agent.command_exit_127') continue;
+    // One entry per line: several rules read the same line (an SDK's class name, the status it carries, a
+    // proxy's words it quotes); the strongest names it, so the evidence lists lines, not rules.
     const list = byClass.get(cls) ?? [];
-    list.push({ file, line: sig.line, text: trimLine(sig.text), rule: sig.rule.id });
+    const entry = { file, line: sig.line, text: trimLine(sig.text), rule: sig.rule.id };
+    const key = `${cls} ${file}:${sig.line}`;
+    const seen = strongest.get(key);
+    if (!seen) list.push(entry);
+    else if (sig.strength > seen.strength) list[list.indexOf(seen.entry)] = entry;
+    if (!seen || sig.strength > seen.strength) strongest.set(key, { entry, strength: sig.strength });
     byClass.set(cls, list);
   }
   return { byClass, best: pickBest(byClass) };
