@@ -2,11 +2,10 @@
 // regex alternation of that many literals runs at ~70 MB/s, a byte DFA at several hundred MB/s, and it
 // needs no UTF-8 decoding: only the rare lines that contain a key are ever turned into strings.
 
+// Only the compact table is kept: the full byte-indexed transition table it is made from (states × 256
+// entries, over 100 MiB for the ~10k keys of the vocabularies) is dropped once the table is built, since
+// every thread that loads the engine would hold it.
 export interface ByteDfa {
-  /** next state * 256, indexed by state * 256 + byte. State 0 is the root. */
-  delta: Int32Array;
-  /** For each state, 0 or (index into `outputs`) + 1. */
-  out: Int32Array;
   /** Key ids that end at a state (its own and those of its suffix states). */
   outputs: number[][];
   keys: string[];
@@ -92,7 +91,7 @@ export function buildByteDfa(keys: string[], opts: { foldCase?: boolean } = {}):
       out[s] = outputs.length;
     }
   }
-  return { delta, out, outputs, keys, keyBytes: encoded.map((e) => e.length), ...compact(delta, out, n, encoded, !!opts.foldCase) };
+  return { outputs, keys, keyBytes: encoded.map((e) => e.length), ...compact(delta, out, n, encoded, !!opts.foldCase) };
 }
 
 function compact(delta: Int32Array, out: Int32Array, n: number, encoded: Buffer[], foldCase: boolean): Pick<ByteDfa, 'byteClass' | 'table' | 'width' | 'outputsAt'> {
@@ -110,7 +109,8 @@ function compact(delta: Int32Array, out: Int32Array, n: number, encoded: Buffer[
   if (foldCase) for (let b = 65; b <= 90; b++) byteClass[b] = byteClass[b + 32]!;
   const newline = repOf.length;
   byteClass[10] = newline;
-  let width = 1;
+  // At least 4: an entry keeps its two flags below the row offset.
+  let width = 4;
   while (width < newline + 1) width *= 2;
   // Breadth-first order from the root.
   const order = [0];
@@ -145,12 +145,15 @@ function compact(delta: Int32Array, out: Int32Array, n: number, encoded: Buffer[
 export function keysIn(dfa: ByteDfa, bytes: Uint8Array): Set<number> {
   // (The caller confirms case-sensitive keys; see prefilter.ts.)
   const found = new Set<number>();
-  const { delta, out, outputs } = dfa;
-  let st = 0;
+  const { byteClass, table, width, outputsAt, outputs } = dfa;
+  // An entry is next * width with the flags in its low bits (width ≥ 4 leaves room for both).
+  const rowMask = ~(width - 1);
+  const shift = Math.log2(width);
+  let row = 0;
   for (let i = 0; i < bytes.length; i++) {
-    st = bytes[i] === 10 ? 0 : delta[st + bytes[i]!]!;
-    const o = out[st >> 8]!;
-    if (o !== 0) for (const k of outputs[o - 1]!) found.add(k);
+    const t = table[row + byteClass[bytes[i]!]!]!;
+    row = t & rowMask;
+    if (t & FLAG_OUT) for (const k of outputs[outputsAt[row >> shift]! - 1]!) found.add(k);
   }
   return found;
 }
