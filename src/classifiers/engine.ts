@@ -10,6 +10,7 @@ import { buildVocabulary, vocabularyGuess, type Vocabulary } from './fallback.js
 import { FailureLines, isInfoLine, SEVERITY_KEYS, type FailureLine } from './failure-lines.js';
 import { WASM_BLOCK, WasmScanner } from './wasm-scan.js';
 import { buildPrefilter, CandidateScratch } from './prefilter.js';
+import { deriveKeys } from './keys.js';
 import { PROGRESS_KEYS, ProgressTracker } from './progress.js';
 import { resolveDiagnosis, type EngineContext } from './resolve.js';
 import type { Extracted, RaisedIn, Rule, Section, Signal } from './rule.js';
@@ -19,7 +20,7 @@ import { RULES, type RuleId } from './rules/index.js';
 import { LAST_ENQUEUED_RE, P2P_DISABLED_RE, P2P_TRANSPORT_RE } from './rules/nccl.js';
 import { TOKENS_RE } from './rules/harbor.js';
 import { isValidationSite } from './rules/validation.js';
-import { isServerStart, SERVER_START_KEYS } from './rules/server-start.js';
+import { isServerStart, SERVER_STARTS } from './rules/server-start.js';
 import { PY_SPY_FRAME_KEYS } from './rules/stall.js';
 import { StackTracker } from './stacks.js';
 import { logEnding, TAIL_LINES, TailBytes } from './tail.js';
@@ -97,6 +98,22 @@ const CX = {
   serverStart: 1 << 24,
 } as const;
 
+/**
+ * The prefilter keys of a context vocabulary's patterns (the most specific derived group of each); a
+ * pattern without a case-sensitive literal of 4+ characters fails the load, like a rule's.
+ */
+function contextKeysOf(patterns: readonly RegExp[], what: string): string[] {
+  return [
+    ...new Set(
+      patterns.flatMap((re) => {
+        const d = deriveKeys(re);
+        if (!d || d.ignoreCase) throw new Error(`${what} /${re.source}/${re.flags} needs a case-sensitive literal of 4+ characters for the prefilter`);
+        return d.groups[0]!;
+      }),
+    ),
+  ];
+}
+
 /** Lines the context trackers read, by the literal each check starts from. */
 const CONTEXT_KEYS: { key: string; bit: number }[] = [
   ...['via P2P/', 'P2P/IPC', 'P2P/CUMEM', 'P2P/direct pointer'].map((key) => ({ key, bit: CX.p2pTransport })),
@@ -135,7 +152,7 @@ const CONTEXT_KEYS: { key: string; bit: number }[] = [
   { key: '[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]', bit: CX.p2pTestHeader },
   { key: 'NOTE: The CUDA Samples are not meant for performance measurements', bit: CX.p2pTestDone },
   { key: 'KeyboardInterrupt', bit: CX.interrupt },
-  ...SERVER_START_KEYS.map((key) => ({ key, bit: CX.serverStart })),
+  ...contextKeysOf(SERVER_STARTS.map((s) => s.pattern), 'server start').map((key) => ({ key, bit: CX.serverStart })),
   ...PY_SPY_FRAME_KEYS.map((key) => ({ key, bit: CX.pySpyFrame })),
 ];
 const NCCL_HOST_RE = /^\s*(?:\([^)]{0,80}\)\s*)?([\w.-]{1,80}):\d+:\d+ \[\d+\] NCCL INFO/d;

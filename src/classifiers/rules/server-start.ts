@@ -15,8 +15,6 @@
 // - SGLang (python/sglang/srt/entrypoints/http_server.py, server_args.py): "server_args=ServerArgs(";
 // - Hugging Face TGI (launcher/src/main.rs): "text_generation_launcher: Args {";
 // - Ray Serve (serve/_private/controller.py, proxy.py): "Starting HTTP proxy with name".
-import { deriveKeys } from '../keys.js';
-
 export interface ServerStart {
   server: string;
   pattern: RegExp;
@@ -36,17 +34,6 @@ export const SERVER_STARTS: readonly ServerStart[] = [
   { server: 'sglang', pattern: /\bserver_args=ServerArgs\(/ },
   { server: 'tgi', pattern: /\btext_generation_launcher: Args \{/ },
   { server: 'ray-serve', pattern: /\bStarting HTTP proxy with name\b/ },
-];
-
-/** The prefilter keys of every start wording (its most specific derived group); a pattern without one fails the load. */
-export const SERVER_START_KEYS: readonly string[] = [
-  ...new Set(
-    SERVER_STARTS.flatMap(({ pattern }) => {
-      const d = deriveKeys(pattern);
-      if (!d || d.ignoreCase) throw new Error(`server start /${pattern.source}/ needs a case-sensitive literal of 4+ characters for the prefilter`);
-      return d.groups[0]!;
-    }),
-  ),
 ];
 
 /** Whether a line (its prefix already cut) is a server announcing its start. */
