@@ -7,6 +7,7 @@
 import { categoryOf, type FailureClass } from './taxonomy.js';
 import type { BundleInput, Diagnosis, Evidence } from './types.js';
 import { Engine } from './engine.js';
+import type { Signal } from './rule.js';
 import { readHarborResult, type HarborPhase } from './harbor-result.js';
 import { AGENT_PHASE as AGENT_PHASE_CAUSES, VERIFIER as STOPPED_VERIFIER_CAUSES, harborExceptionRow, type HarborInfraClass } from './rules/harbor-exceptions.js';
 
@@ -57,7 +58,6 @@ export interface SignalScan {
  */
 export function scanHarborSignals(input: BundleInput): SignalScan {
   const byClass = new Map<InfraClass, Evidence[]>();
-  const strongest = new Map<string, { entry: Evidence; strength: number }>();
   const engine = new Engine();
   const result = input.files.get('harbor/result.json');
   const readable = result !== undefined && readHarborResult(result).status !== 'garbled';
@@ -72,6 +72,7 @@ export function scanHarborSignals(input: BundleInput): SignalScan {
     else engine.feed(path, text.length > MAX_TEXT_SCANNED ? text.slice(0, MAX_TEXT_SCANNED) : text);
   }
   engine.finish(undefined, { fallback: false });
+  const trusted: { sig: Signal; file: string; cls: InfraClass }[] = [];
   for (const sig of engine.signals()) {
     const file = sig.file === RESULT_MESSAGE ? 'harbor/result.json' : sig.file;
     if (!INFRA_SET.has(sig.class as InfraClass) || !isTrustedSignalFile(file)) continue;
@@ -79,16 +80,18 @@ export function scanHarborSignals(input: BundleInput): SignalScan {
     // Setup output is where a missing agent binary shows; elsewhere "command not found" is the task's.
     // Exit 127/126 of the agent's own command (in the recorded exception's message) says the same wherever it is.
     if (cls === 'agent.setup_failure' && !/^harbor\/agent\/setup\//.test(file) && sig.rule.id !== 'agent.command_exit_127') continue;
-    // One entry per line: several rules read the same line (an SDK's class name, the status it carries, a
-    // proxy's words it quotes); the strongest names it, so the evidence lists lines, not rules.
-    const list = byClass.get(cls) ?? [];
-    const entry = { file, line: sig.line, text: trimLine(sig.text), rule: sig.rule.id };
-    const key = `${cls} ${file}:${sig.line}`;
-    const seen = strongest.get(key);
-    if (!seen) list.push(entry);
-    else if (sig.strength > seen.strength) list[list.indexOf(seen.entry)] = entry;
-    if (!seen || sig.strength > seen.strength) strongest.set(key, { entry, strength: sig.strength });
-    byClass.set(cls, list);
+    trusted.push({ sig, file, cls });
+  }
+  // One entry per line and class, as resolve.ts's evidence has: several rules may read one line (an SDK's
+  // class name, the status it carries, a proxy's words it quotes); the strongest names it.
+  const key = (t: (typeof trusted)[number]): string => `${t.cls} ${t.file}:${t.sig.line}`;
+  const strongest = new Map<string, Signal>();
+  for (const t of trusted) if ((strongest.get(key(t))?.strength ?? -1) < t.sig.strength) strongest.set(key(t), t.sig);
+  for (const t of trusted) {
+    if (strongest.get(key(t)) !== t.sig) continue;
+    const list = byClass.get(t.cls) ?? [];
+    list.push({ file: t.file, line: t.sig.line, text: trimLine(t.sig.text), rule: t.sig.rule.id });
+    byClass.set(t.cls, list);
   }
   return { byClass, best: pickBest(byClass) };
 }
