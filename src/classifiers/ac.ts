@@ -2,9 +2,9 @@
 // regex alternation of that many literals runs at ~70 MB/s, a byte DFA at several hundred MB/s, and it
 // needs no UTF-8 decoding: only the rare lines that contain a key are ever turned into strings.
 
-// Only the compact table is kept: the full byte-indexed transition table it is made from (states × 256
-// entries, over 100 MiB for the ~10k keys of the vocabularies) is dropped once the table is built, since
-// every thread that loads the engine would hold it.
+// Only the compact table is ever built: a byte-indexed transition table of every state (states × 256
+// entries: over 100 MiB for the ~10k keys of the vocabularies) would cost every thread that loads the
+// engine that much at start, and the scan never reads it.
 export interface ByteDfa {
   /** Key ids that end at a state (its own and those of its suffix states). */
   outputs: number[][];
@@ -52,49 +52,7 @@ export function buildByteDfa(keys: string[], opts: { foldCase?: boolean } = {}):
     own[s]!.push(id);
   });
   const n = gotoMaps.length;
-  const fail = new Int32Array(n);
-  const delta = new Int32Array(n * 256);
-  const outputsByState: number[][] = own.map((o) => [...o]);
-  // Breadth-first: a state's failure target is always complete before the state itself.
-  const queue: number[] = [];
-  for (let b = 0; b < 256; b++) {
-    const next = gotoMaps[0]!.get(b);
-    if (next !== undefined) {
-      fail[next] = 0;
-      delta[b] = next * 256;
-      queue.push(next);
-    } else {
-      delta[b] = 0;
-    }
-  }
-  for (let qi = 0; qi < queue.length; qi++) {
-    const s = queue[qi]!;
-    const f = fail[s]!;
-    if (outputsByState[f]!.length) outputsByState[s] = [...outputsByState[s]!, ...outputsByState[f]!];
-    for (let b = 0; b < 256; b++) {
-      const next = gotoMaps[s]!.get(b);
-      if (next !== undefined) {
-        fail[next] = delta[f * 256 + b]! / 256;
-        delta[s * 256 + b] = next * 256;
-        queue.push(next);
-      } else {
-        delta[s * 256 + b] = delta[f * 256 + b]!;
-      }
-    }
-  }
-  if (opts.foldCase) for (let s = 0; s < n; s++) for (let b = 65; b <= 90; b++) delta[s * 256 + b] = delta[s * 256 + b + 32]!;
-  const out = new Int32Array(n);
-  const outputs: number[][] = [];
-  for (let s = 0; s < n; s++) {
-    if (outputsByState[s]!.length) {
-      outputs.push(outputsByState[s]!);
-      out[s] = outputs.length;
-    }
-  }
-  return { outputs, keys, keyBytes: encoded.map((e) => e.length), ...compact(delta, out, n, encoded, !!opts.foldCase) };
-}
-
-function compact(delta: Int32Array, out: Int32Array, n: number, encoded: Buffer[], foldCase: boolean): Pick<ByteDfa, 'byteClass' | 'table' | 'width' | 'outputsAt'> {
+  const foldCase = !!opts.foldCase;
   // A byte no key holds sends every state to the root: all such bytes share class 0. Each byte a key
   // holds gets its own class (an upper-case letter its lower-case letter's, when folding).
   const byteClass = new Uint8Array(256);
@@ -112,33 +70,68 @@ function compact(delta: Int32Array, out: Int32Array, n: number, encoded: Buffer[
   // At least 4: an entry keeps its two flags below the row offset.
   let width = 4;
   while (width < newline + 1) width *= 2;
-  // Breadth-first order from the root.
+  // Rows in breadth-first order from the root (the root and the shallow states a scan spends its time in
+  // sit together), a state's bytes visited 0..255 (an upper-case byte, when folding, leads where its
+  // lower-case letter does). Only trie children are new there: every other transition goes back to a
+  // state no deeper than the current one, which breadth-first order has already seen.
   const order = [0];
-  const seen = new Uint8Array(n);
-  seen[0] = 1;
+  const id = new Int32Array(n).fill(-1);
+  id[0] = 0;
   for (let qi = 0; qi < order.length; qi++) {
-    const s = order[qi]!;
+    const m = gotoMaps[order[qi]!]!;
+    if (m.size === 0) continue;
     for (let b = 0; b < 256; b++) {
-      const t = delta[s * 256 + b]! >> 8;
-      if (!seen[t]) {
-        seen[t] = 1;
-        order.push(t);
+      const c = m.get(foldCase && b >= 65 && b <= 90 ? b + 32 : b);
+      if (c !== undefined && id[c]! < 0) {
+        id[c] = order.length;
+        order.push(c);
       }
     }
   }
-  const id = new Int32Array(n);
-  order.forEach((s, i) => (id[s] = i));
-  const table = new Int32Array(order.length * width);
-  const outputsAt = new Int32Array(order.length);
-  for (const s of order) {
-    outputsAt[id[s]!] = out[s]!;
-    for (let c = 0; c < newline; c++) {
-      const t = delta[s * 256 + repOf[c]!]! >> 8;
-      table[id[s]! * width + c] = id[t]! * width | (out[t] !== 0 ? FLAG_OUT : 0);
+  // Failure links and outputs by row, breadth-first: a row's failure target is shallower, so done first.
+  const fail = new Int32Array(n);
+  const NONE: number[] = [];
+  const outputsOf: number[][] = new Array<number[]>(n);
+  const child = (row: number, b: number): number => {
+    const c = gotoMaps[order[row]!]!.get(b);
+    return c === undefined ? -1 : id[c]!;
+  };
+  for (let row = 0; row < n; row++) {
+    const s = order[row]!;
+    const f = fail[row]!;
+    const inherited = row === 0 ? NONE : outputsOf[f]!;
+    outputsOf[row] = own[s]!.length ? [...own[s]!, ...inherited] : inherited;
+    for (const [b, c] of gotoMaps[s]!) {
+      let t = row === 0 ? -1 : f;
+      let next = -1;
+      while (t >= 0) {
+        next = child(t, b);
+        if (next >= 0 || t === 0) break;
+        t = fail[t]!;
+      }
+      fail[id[c]!] = next >= 0 ? next : 0;
     }
-    table[id[s]! * width + newline] = FLAG_NEWLINE;
   }
-  return { byteClass, table, width, outputsAt };
+  const outputs: number[][] = [];
+  const outputsAt = new Int32Array(n);
+  for (let row = 0; row < n; row++) {
+    if (outputsOf[row]!.length) {
+      outputs.push(outputsOf[row]!);
+      outputsAt[row] = outputs.length;
+    }
+  }
+  // The compact table, written row by row: a missing child is the failure target's entry (a shallower
+  // row, already written), so no byte-indexed table of every state is ever built.
+  const table = new Int32Array(n * width);
+  for (let row = 0; row < n; row++) {
+    for (let c = 0; c < newline; c++) {
+      let t = child(row, repOf[c]!);
+      if (t < 0) t = row === 0 ? 0 : table[fail[row]! * width + c]! >> Math.log2(width);
+      table[row * width + c] = t * width | (outputsAt[t] !== 0 ? FLAG_OUT : 0);
+    }
+    table[row * width + newline] = FLAG_NEWLINE;
+  }
+  return { outputs, keys, keyBytes: encoded.map((e) => e.length), byteClass, table, width, outputsAt };
 }
 
 /** Key ids found anywhere in `bytes` (for short synthetic lines; the engine inlines the loop for logs). */
