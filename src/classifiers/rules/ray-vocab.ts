@@ -22,6 +22,7 @@
 // How they reach a log: a driver's traceback ends in "ray.exceptions.<Name>: <str>" (or the bare class
 // name when re-raised by a library), Ray's own log lines quote the death cause ("Worker exit type: X
 // Worker exit detail: …"), and the state API prints a task's "error_type: X".
+import type { FailureClass } from '../taxonomy.js';
 
 /**
  * What an error says about the run:
@@ -30,7 +31,6 @@
  *   memory evidence explain it);
  * - system: Ray's own machinery failed (RaySystemError, an RPC or channel error, a reference-counting
  *   or object-directory bug): ray.crash as a cause of its own;
- * - killed: the node was preempted or terminated from outside: host.killed;
  * - oom: Ray's memory monitor or the object store ran out of host memory: host.oom;
  * - disk: the object store spilled onto a full disk: disk.full;
  * - env: the job's runtime_env could not be built: config.error;
@@ -40,14 +40,24 @@
  *   an exception class that cannot be deserialized): user.code_error;
  * - intended: the job's own code cancelled or killed what it then waited on (ray.cancel, ray.kill,
  *   exit_actor, dropping the last handle): user.code_error, weak (a failure that made the job tear down wins);
- * - wait: a ray.get / channel read gave up waiting (GetTimeoutError): job.stall, weak;
+ * - wait: a ray.get / channel read gave up waiting (RayChannelTimeoutError, GetTimeoutError's message):
+ *   api.timeout as api.request_timeout already reads GetTimeoutError, weak;
  * - echo: a consequence of an earlier failure or of teardown (the placement group was removed, an
  *   upstream task failed): ray.crash, weakest;
  * - skip: not a failure of its own (the base class, an internal poll or end-of-stream marker, an idle
  *   worker reaped, a wrapper whose wrapped error decides) or another rule's (USER_ERROR: the exception
- *   in __init__ decides, ray.creation_task_error).
+ *   in __init__ decides, ray.creation_task_error);
+ * - elsewhere: a narrower rule of another family already reads it in the same class (named in `readBy`,
+ *   as rules/pkg-vocab.ts does): not read here, so one wording has one rule. The node preempted or
+ *   terminated from outside is ray.node_terminated's (host.killed).
  */
-export type RayErrorGroup = 'died' | 'system' | 'killed' | 'oom' | 'disk' | 'env' | 'limit' | 'user' | 'intended' | 'wait' | 'echo' | 'skip';
+export type RayErrorGroup = 'died' | 'system' | 'oom' | 'disk' | 'env' | 'limit' | 'user' | 'intended' | 'wait' | 'echo' | 'skip' | 'elsewhere';
+
+/** For `elsewhere`: the rule that reads the entry, and the class it gives. */
+export interface RayReadBy {
+  rule: string;
+  class: FailureClass;
+}
 
 /**
  * python/ray/exceptions.py: [class, what __str__ prints ('{…}' for a value; '' where the class passes
@@ -56,7 +66,7 @@ export type RayErrorGroup = 'died' | 'system' | 'killed' | 'oom' | 'disk' | 'env
  * (OutOfMemoryError is also torch's and the JVM's, RpcError gRPC's) and only "ray.exceptions.X" says it
  * is Ray's].
  */
-export const RAY_EXCEPTIONS: readonly (readonly [string, string, RayErrorGroup, 'bare' | 'qualified'])[] = [
+export const RAY_EXCEPTIONS: readonly (readonly [string, string, RayErrorGroup, 'bare' | 'qualified', RayReadBy?])[] = [
   ['RayError', '', 'skip', 'qualified'],
   ['CrossLanguageError', 'An exception raised from {language}:\n{formatted exception}', 'skip', 'bare'],
   ['TaskCancelledError', 'Task: {task_id} was cancelled. {error_message}', 'intended', 'bare'],
@@ -68,9 +78,12 @@ export const RAY_EXCEPTIONS: readonly (readonly [string, string, RayErrorGroup, 
   ['ActorUnavailableError', 'The actor {actor_id} is unavailable: {error_message}. The task may or maynot have been executed on the actor.', 'died', 'bare'],
   ['RaySystemError', 'System error: {client_exc}', 'system', 'bare'],
   ['UserCodeException', '', 'user', 'qualified'],
-  ['ObjectStoreFullError', '{message}\nThe local object store is full of objects that are still in scope and cannot be evicted. Tip: Use the `ray memory` command to list active objects in the cluster.', 'oom', 'bare'],
-  ['OutOfDiskError', "{message}\nThe object cannot be created because the local object store is full and the local disk's utilization is over capacity (95% by default).", 'disk', 'bare'],
-  ['OutOfMemoryError', '{message}', 'oom', 'qualified'],
+  // The class names are read by host.ray_memory_monitor and disk.enospc (OutOfMemoryError in the one
+  // form this table reads it, qualified); the second line of their __str__ (RAY_DEATH_TEXTS) carries
+  // no class name and stays here.
+  ['ObjectStoreFullError', '{message}\nThe local object store is full of objects that are still in scope and cannot be evicted. Tip: Use the `ray memory` command to list active objects in the cluster.', 'elsewhere', 'bare', { rule: 'host.ray_memory_monitor', class: 'host.oom' }],
+  ['OutOfDiskError', "{message}\nThe object cannot be created because the local object store is full and the local disk's utilization is over capacity (95% by default).", 'elsewhere', 'bare', { rule: 'disk.enospc', class: 'disk.full' }],
+  ['OutOfMemoryError', '{message}', 'elsewhere', 'qualified', { rule: 'host.ray_memory_monitor', class: 'host.oom' }],
   ['NodeDiedError', '{message}', 'died', 'bare'],
   ['ObjectLostError', 'Failed to retrieve object {hex}. … All copies of {hex} have been lost due to node failure.', 'died', 'bare'],
   ['ObjectFetchTimedOutError', 'Failed to retrieve object {hex}. … Fetch for object {hex} timed out because no locations were found for the object. This may indicate a system-level bug.', 'system', 'bare'],
@@ -81,7 +94,8 @@ export const RAY_EXCEPTIONS: readonly (readonly [string, string, RayErrorGroup, 
   ['ObjectReconstructionFailedError', 'Failed to retrieve object {hex}. … The object cannot be reconstructed because it was created by an actor, ray.put() call, or its ObjectRef was created by a different worker.', 'died', 'bare'],
   ['ObjectReconstructionFailedMaxAttemptsExceededError', 'Failed to retrieve object {hex}. … The object cannot be reconstructed because the maximum number of task retries has been exceeded.', 'died', 'bare'],
   ['ObjectReconstructionFailedLineageEvictedError', 'Failed to retrieve object {hex}. … The object cannot be reconstructed because its lineage has been evicted to reduce memory pressure.', 'died', 'bare'],
-  ['GetTimeoutError', 'Get timed out: some object(s) not ready.', 'wait', 'bare'],
+  // Its message without the class name (RAY_DEATH_TEXTS) stays here.
+  ['GetTimeoutError', 'Get timed out: some object(s) not ready.', 'elsewhere', 'bare', { rule: 'api.request_timeout', class: 'api.timeout' }],
   ['PlasmaObjectNotAvailable', '', 'skip', 'bare'],
   ['AsyncioActorExit', '', 'intended', 'bare'],
   ['RuntimeEnvSetupError', 'Failed to set up runtime environment.\n{error_message}', 'env', 'bare'],
@@ -98,14 +112,14 @@ export const RAY_EXCEPTIONS: readonly (readonly [string, string, RayErrorGroup, 
 ];
 
 /** common.proto WorkerExitType, as "Worker exit type: X" / "Owner worker exit type: X" print it: [name, group]. */
-export const RAY_WORKER_EXIT_TYPES: readonly (readonly [string, RayErrorGroup])[] = [
+export const RAY_WORKER_EXIT_TYPES: readonly (readonly [string, RayErrorGroup, RayReadBy?])[] = [
   ['SYSTEM_ERROR', 'died'],
   // An idle worker the raylet reaped, or one released after its job: no failure.
   ['INTENDED_SYSTEM_EXIT', 'skip'],
   // The actor's __init__ raised: that exception decides (ray.creation_task_error, rules/usercode.ts).
   ['USER_ERROR', 'skip'],
   ['INTENDED_USER_EXIT', 'intended'],
-  ['NODE_OUT_OF_MEMORY', 'oom'],
+  ['NODE_OUT_OF_MEMORY', 'elsewhere', { rule: 'host.ray_memory_monitor', class: 'host.oom' }],
   // Ray's OOM troubleshooting page quotes this name for a worker killed by the Linux OOM killer (older releases).
   ['UNEXPECTED_SYSTEM_EXIT', 'died'],
 ];
@@ -145,7 +159,7 @@ export const RAY_ERROR_TYPES: readonly (readonly [string, RayErrorGroup])[] = [
  * Death causes and details the GCS, the raylet and the core worker write into a log line (literal
  * texts, matched anywhere on the line): [producer, text, group].
  */
-export const RAY_DEATH_TEXTS: readonly (readonly [string, string, RayErrorGroup])[] = [
+export const RAY_DEATH_TEXTS: readonly (readonly [string, string, RayErrorGroup, RayReadBy?])[] = [
   ['gcs_actor_manager.cc GenWorkerDiedCause', 'The actor is dead because its worker process has died.', 'died'],
   ['gcs_actor_manager.cc GenOwnerDiedCause', 'The actor is dead because its owner has died.', 'died'],
   ['gcs_actor_manager.cc GenKilledByApplicationCause', 'The actor is dead because it was killed by `ray.kill`.', 'intended'],
@@ -153,8 +167,8 @@ export const RAY_DEATH_TEXTS: readonly (readonly [string, string, RayErrorGroup]
   ['gcs_actor_manager.cc GenActorRefDeletedCause', 'The actor is dead because all references to the actor were removed including lineage ref count.', 'intended'],
   ['gcs_actor_manager.cc GenNodeDiedCause', 'The actor died because its node has died.', 'died'],
   ['gcs_actor_manager.cc GenNodeDiedCause (UNEXPECTED_TERMINATION)', "the actor's node was terminated unexpectedly: ", 'died'],
-  ['gcs_actor_manager.cc GenNodeDiedCause (EXPECTED_TERMINATION)', "the actor's node was terminated expectedly: ", 'killed'],
-  ['gcs_actor_manager.cc GenNodeDiedCause (AUTOSCALER_DRAIN_PREEMPTED)', "the actor's node was preempted: ", 'killed'],
+  ['gcs_actor_manager.cc GenNodeDiedCause (EXPECTED_TERMINATION)', "the actor's node was terminated expectedly: ", 'elsewhere', { rule: 'ray.node_terminated', class: 'host.killed' }],
+  ['gcs_actor_manager.cc GenNodeDiedCause (AUTOSCALER_DRAIN_PREEMPTED)', "the actor's node was preempted: ", 'elsewhere', { rule: 'ray.node_terminated', class: 'host.killed' }],
   ['exceptions.py ActorDiedError (never_started)', 'The actor never ran - it was cancelled before it started running.', 'intended'],
   ['exceptions.py RayActorError', 'The actor experienced an error before finishing this task.', 'died'],
   ['exceptions.py ActorDiedError', 'The actor died unexpectedly before finishing this task.', 'died'],

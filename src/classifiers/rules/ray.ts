@@ -229,14 +229,18 @@ export const rayRules = defineRules([
 // Ray's whole error vocabulary (ray-vocab.ts, sources there), one rule per class so that each pattern
 // key is its class's word for the vocabulary fallback. Weaker than the rules above on every wording
 // they read, so those keep their rule and class; these decide the classes, exit types, error types and
-// death texts nothing above knows.
+// death texts nothing above knows. The entries an older rule reads in the same class are the table's
+// `elsewhere` group and build no pattern here (the node preempted or terminated from outside is
+// ray.node_terminated's: no vocabulary rule for host.killed).
 
-const RAY_VERDICT: Record<Exclude<RayErrorGroup, 'skip'>, { strength: number; hint: string }> = {
+/** The groups a vocabulary rule reads (skip and elsewhere decide nothing here). */
+type RayReadGroup = Exclude<RayErrorGroup, 'skip' | 'elsewhere'>;
+
+const RAY_VERDICT: Record<RayReadGroup, { strength: number; hint: string }> = {
   // Below any exception of the run's own code (user.traceback_exception 20) and the actor-died-of
   // mechanism's minimum: a death that names no cause gives way to the exception the process died of.
   died: { strength: 19, hint: "A Ray actor, worker, node or object owner is gone and Ray's message names no cause: the dead process's own log (`ray logs`, worker-*.err, raylet.out on its node) holds it; a SIGKILL from the OOM killer, a native crash or a lost node are the usual ones." },
   system: { strength: 45, hint: "Ray's own machinery failed (a system error, an RPC or compiled-graph channel error, a reference-counting or object-directory bug): read raylet.out / gcs_server.out and the core worker logs for the first error, and check the Ray version across the cluster." },
-  killed: { strength: 44, hint: 'The Ray node was preempted or terminated from outside; nothing failed inside the actor. Use non-preemptible nodes for actors that cannot restart, or set max_restarts / checkpoint.' },
   oom: { strength: 85, hint: "Ray ran out of host memory (its memory monitor killed a worker, or the object store is full of objects still in scope): lower per-worker memory or object store use (`ray memory` lists what holds it), or give the nodes more memory." },
   disk: { strength: 85, hint: "The object store spilled onto a disk that is over capacity: free the disk under Ray's temp/session directory or point object_spilling_config at a larger one." },
   env: { strength: 44, hint: "Ray could not set up the job's runtime_env (pip/conda packages, working_dir, container): the lines after the error and runtime_env_setup-*.log name what failed." },
@@ -255,11 +259,11 @@ const RAY_VOCAB_UNLESS = [/\bexcept\b|\braise\b|^\s*#\s|isinstance\(/, /error ra
 function rayVocabExtract(patterns: readonly RegExp[]) {
   const global = patterns.map((re) => new RegExp(re.source, `${re.flags}g`));
   return (line: string): Extracted => {
-    let best: { group: Exclude<RayErrorGroup, 'skip'>; token: string } | undefined;
+    let best: { group: RayReadGroup; token: string } | undefined;
     for (const re of global)
       for (const m of line.matchAll(re)) {
         const g = rayGroupOf(m[1] ?? '');
-        if (!g || g === 'skip') continue;
+        if (!g || g === 'skip' || g === 'elsewhere') continue;
         if (!best || RAY_VERDICT[g].strength > RAY_VERDICT[best.group].strength) best = { group: g, token: m[1]! };
       }
     if (!best) return { classOverride: null };
@@ -267,7 +271,7 @@ function rayVocabExtract(patterns: readonly RegExp[]) {
   };
 }
 
-function rayVocabRule<const Id extends string>(id: Id, cls: FailureClass, groups: readonly Exclude<RayErrorGroup, 'skip'>[], why: string): Rule<Id> {
+function rayVocabRule<const Id extends string>(id: Id, cls: FailureClass, groups: readonly RayReadGroup[], why: string): Rule<Id> {
   const patterns = rayVocabPatterns(groups);
   const strongest = Math.max(...groups.map((g) => RAY_VERDICT[g].strength));
   return { id, class: cls, patterns, unless: RAY_VOCAB_UNLESS, strength: strongest, extract: rayVocabExtract(patterns), why, hint: RAY_VERDICT[groups[0]!].hint };
@@ -275,10 +279,9 @@ function rayVocabRule<const Id extends string>(id: Id, cls: FailureClass, groups
 
 export const rayVocabRules = defineRules([
   rayVocabRule('ray.vocab_crash', 'ray.crash', ['died', 'system', 'echo'], 'a Ray exception, exit type, error type or death text says an actor, worker, node or Ray itself failed'),
-  rayVocabRule('ray.vocab_killed', 'host.killed', ['killed'], "Ray's death cause says the actor's node was preempted or terminated from outside"),
   rayVocabRule('ray.vocab_oom', 'host.oom', ['oom'], 'a Ray exception, exit type or error type says the node ran out of host memory'),
   rayVocabRule('ray.vocab_disk', 'disk.full', ['disk'], "a Ray exception or error type says the object store's spill disk is full"),
   rayVocabRule('ray.vocab_config', 'config.error', ['env', 'limit'], "a Ray exception or error type says the job's runtime_env or its own limits failed it"),
   rayVocabRule('ray.vocab_user', 'user.code_error', ['user', 'intended'], "a Ray exception, exit type or error type says the run's own code raised, or cancelled or killed what it waited on"),
-  rayVocabRule('ray.vocab_wait', 'api.timeout', ['wait'], 'a ray.get or channel read gave up waiting (GetTimeoutError)'),
+  rayVocabRule('ray.vocab_wait', 'api.timeout', ['wait'], "a ray.get or compiled-graph channel read gave up waiting (RayChannelTimeoutError, GetTimeoutError's message)"),
 ]);

@@ -7,15 +7,16 @@ import { classifyText } from '../helpers.js';
 
 const cls = (text: string) => classifyText(text).class;
 const rules = (text: string) => classifyText(text).evidence.map((e) => e.rule);
+const vocab = (text: string) => rules(text).filter((r) => r.startsWith('ray.vocab_'));
 
-// TAXONOMY.md's reading of each group (ray.crash for a Ray death or Ray's own failure, host.killed for a
-// node taken away, host.oom / disk.full, config.error for the job's runtime_env or its own limits,
-// user.code_error for the run's code, api.timeout as GetTimeoutError already is elsewhere).
-const CLASS: Record<Exclude<RayErrorGroup, 'skip'>, string> = {
+// TAXONOMY.md's reading of each group (ray.crash for a Ray death or Ray's own failure, host.oom /
+// disk.full, config.error for the job's runtime_env or its own limits, user.code_error for the run's
+// code, api.timeout as GetTimeoutError already is elsewhere).
+type Read = Exclude<RayErrorGroup, 'skip' | 'elsewhere'>;
+const CLASS: Record<Read, string> = {
   died: 'ray.crash',
   system: 'ray.crash',
   echo: 'ray.crash',
-  killed: 'host.killed',
   oom: 'host.oom',
   disk: 'disk.full',
   env: 'config.error',
@@ -35,8 +36,8 @@ const filled = (message: string): string =>
     .split('\n')[0]!;
 
 describe('every exception class of python/ray/exceptions.py', () => {
-  const live = RAY_EXCEPTIONS.filter(([, , g]) => g !== 'skip');
-  it.each(live.map(([name, message, group, how]) => [name, message, group as Exclude<RayErrorGroup, 'skip'>, how] as const))('%s', (name, message, group, how) => {
+  const live = RAY_EXCEPTIONS.filter(([, , g]) => g !== 'skip' && g !== 'elsewhere');
+  it.each(live.map(([name, message, group, how]) => [name, message, group as Read, how] as const))('%s', (name, message, group, how) => {
     // A driver's traceback ends in the qualified class and its __str__.
     const line = `ray.exceptions.${name}: ${filled(message) || 'x'}`;
     expect(cls(line)).toBe(CLASS[group]);
@@ -44,8 +45,8 @@ describe('every exception class of python/ray/exceptions.py', () => {
     if (how === 'bare') expect(cls(`${name}: ${filled(message) || 'x'}`)).toBe(CLASS[group]);
   });
 
-  it('reads a class only other libraries share by its qualified name (torch.OutOfMemoryError is GPU memory, not Ray)', () => {
-    expect(cls('ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.')).toBe('host.oom');
+  it('reads a class only other libraries share by its qualified name (gRPC has an RpcError of its own)', () => {
+    expect(cls('ray.exceptions.RpcError: failed to connect to all addresses')).toBe('ray.crash');
     expect(rules('grpc.RpcError: <_InactiveRpcError of RPC that terminated with: status = StatusCode.UNAVAILABLE>')).not.toContain('ray.vocab_crash');
   });
 
@@ -63,28 +64,50 @@ describe('worker exit types, task error types and death texts', () => {
   it.each(RAY_WORKER_EXIT_TYPES.map(([name, group]) => [name, group] as const))('Worker exit type: %s', (name, group) => {
     // The GCS's death cause as the raylet and ActorDiedError print it.
     const line = `Worker exit type: ${name} Worker exit detail: Worker exits with an exit code 1.`;
-    if (group === 'skip') expect(rules(line).filter((r) => r.startsWith('ray.vocab_'))).toEqual([]);
-    else expect(cls(line)).toBe(CLASS[group]);
+    if (group === 'skip') expect(vocab(line)).toEqual([]);
+    else if (group !== 'elsewhere') expect(cls(line)).toBe(CLASS[group]);
   });
 
   it.each(RAY_ERROR_TYPES.map(([name, group]) => [name, group] as const))('error_type %s', (name, group) => {
     // `ray get tasks <id>` (YAML) and `ray list tasks --detail` rendered as a dict.
     for (const line of [`  error_type: ${name}`, `{'task_id': '16310a0f0a45af5c', 'state': 'FAILED', 'error_type': '${name}'}`]) {
-      if (group === 'skip') expect(rules(line).filter((r) => r.startsWith('ray.vocab_'))).toEqual([]);
-      else expect(cls(line), line).toBe(CLASS[group]);
+      if (group === 'skip') expect(vocab(line)).toEqual([]);
+      else expect(cls(line), line).toBe(CLASS[group as Read]);
     }
   });
 
   it.each(RAY_DEATH_TEXTS.map(([source, text, group]) => [source, text, group] as const))('%s', (_source, text, group) => {
     const line = `(raylet) ${text}${text.endsWith(' ') ? 'spot instance reclaimed' : ''}`;
-    if (group === 'skip') expect(rules(line).filter((r) => r.startsWith('ray.vocab_'))).toEqual([]);
-    else expect(cls(line)).toBe(CLASS[group]);
+    if (group === 'skip') expect(vocab(line)).toEqual([]);
+    else if (group !== 'elsewhere') expect(cls(line)).toBe(CLASS[group]);
   });
 
   it('reads an actor the job dropped the last handle of as its own code (like ray.kill), not a crash', () => {
     const line = 'ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\tclass_name: Rollout\tactor_id: 9f3c The actor is dead because all references to the actor were removed.';
     expect(cls(line)).toBe('user.code_error');
     expect(classifyText(line).evidence[0]?.rule).toBe('ray.intended_exit');
+  });
+});
+
+describe('the entries an older rule reads in the same class (readBy)', () => {
+  // One wording, one rule: the vocabulary rules build no pattern from these, and the named rule reads
+  // them first with the class the entry records.
+  const lines: [string, string, { rule: string; class: string }][] = [
+    ...RAY_EXCEPTIONS.filter((r) => r[4]).flatMap(([name, message, , how, by]) => [
+      [name, `ray.exceptions.${name}: ${filled(message) || 'x'}`, by!] as [string, string, { rule: string; class: string }],
+      ...(how === 'bare' ? [[name, `${name}: x`, by!] as [string, string, { rule: string; class: string }]] : []),
+    ]),
+    ...RAY_WORKER_EXIT_TYPES.filter((r) => r[2]).map(([name, , by]) => [name, `Worker exit type: ${name} Worker exit detail: Task was killed due to the node running low on memory.`, by!] as [string, string, { rule: string; class: string }]),
+    ...RAY_DEATH_TEXTS.filter((r) => r[3]).map(([source, text, , by]) => [source, `\t${text}spot instance reclaimed`, by!] as [string, string, { rule: string; class: string }]),
+  ];
+  it('marks the entries the older rules read', () => {
+    expect(lines.map(([n]) => n)).toEqual(expect.arrayContaining(['GetTimeoutError', 'OutOfDiskError', 'ObjectStoreFullError', 'NODE_OUT_OF_MEMORY']));
+  });
+  it.each(lines)('%s: %s', (_n, line, by) => {
+    const d = classifyText(line);
+    expect(d.class).toBe(by.class);
+    expect(d.evidence[0]?.rule).toBe(by.rule);
+    expect(vocab(line)).toEqual([]);
   });
 });
 
@@ -110,7 +133,7 @@ describe('pastes that cut Ray\'s lines', () => {
   it("reads a line that syslog prefixed with '#033[' (an escape byte rendered) like any other", () => {
     expect(cls('#033[2m#033[33m(raylet)#033[0m Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html.')).toBe('host.oom');
     // A comment in a traceback's source listing is not Ray reporting anything.
-    expect(rules('    # ray.exceptions.OutOfDiskError: retry on another node').filter((r) => r.startsWith('ray.vocab_'))).toEqual([]);
+    expect(vocab('    # ray.exceptions.ObjectFreedError: retry on another node')).toEqual([]);
   });
 });
 
