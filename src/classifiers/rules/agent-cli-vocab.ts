@@ -149,10 +149,11 @@ export interface AgentCliEntry {
   /** A note that quotes the error it is about to retry or work around: it decides the line, not what it quotes. */
   note?: true;
   /**
-   * Another family's table reads this text already (netlib.*: rules/node-go-grpc-vocab.ts reads Codex's
-   * model-API errors): listed here for the whole vocabulary, read there, so the two never compete on a line.
+   * Another rule reads this text already: netlib.* (rules/node-go-grpc-vocab.ts takes Codex's model-API
+   * errors from this table), or api.request_timeout (gateway.ts) for Claude Code's "Request timed out".
+   * Listed here for the whole vocabulary, in no pattern of agent.vocab_*, so the two never compete on a line.
    */
-  readBy?: 'netlib';
+  readBy?: 'netlib' | 'api.request_timeout';
 }
 
 const e = (producer: AgentCliProducer, name: string, message: string, group: AgentCliGroup, opts: Pick<AgentCliEntry, 'by' | 'generic' | 'weak' | 'note' | 'readBy'> = {}): AgentCliEntry => ({ producer, name, message, group, ...opts });
@@ -199,8 +200,8 @@ const CLAUDE: AgentCliEntry[] = [
   e('claude-code', 'ssl_cert_error', 'Unable to connect to API: {…}', 'network'),
   e('claude-code', 'connection_error', 'Unable to connect to API ({…})', 'network'),
   e('claude-code', 'connection_error-offline', 'Unable to connect to API. Check your internet connection', 'network'),
-  // The CLI's own timeout text is api.request_timeout's ("Request timed out"), too common to read here.
-  e('claude-code', 'api_timeout', 'Request timed out', 'timeout', { generic: true }),
+  // The CLI's own timeout text, a wording other programs print too: api.request_timeout reads it.
+  e('claude-code', 'api_timeout', 'Request timed out', 'timeout', { readBy: 'api.request_timeout' }),
   // The model declined (the API's stop_reason "refusal"): the policy's own decision, scored as it is.
   e('claude-code', 'refusal', 'API Error: Claude Code is unable to respond to this request, which appears to violate our Usage Policy', 'gave_up'),
   // The API-error tag on the assistant message (stream-json): beside the text above, which says more.

@@ -6,19 +6,29 @@
 // these decide the CLIs' start refusals, login failures, API texts and budget exits nothing else knows.
 import type { FailureClass } from '../taxonomy.js';
 import { defineRules, type Extracted, type Rule, type Section } from '../rule.js';
-import { type AgentCliGroup, agentCliEntryOf, agentCliPatterns, agentCliStatusOf } from './agent-cli-vocab.js';
+import { AGENT_CLI_ERRORS, type AgentCliGroup, agentCliEntryOf, agentCliPatterns, agentCliStatusOf } from './agent-cli-vocab.js';
 
 type Deciding = Exclude<AgentCliGroup, 'skip' | 'echo' | 'status'>;
 
-const VERDICT: Record<Deciding, { cls: FailureClass; strength: number; hint: string }> = {
+/**
+ * Each deciding group's class, strength and hint. `weak` is the strength of an entry marked weak (a tag or a
+ * line that sits beside a text saying more, AgentCliEntry.weak): only the groups that hold such entries
+ * have one, and the table is checked for it at load.
+ */
+const VERDICT: Record<Deciding, { cls: FailureClass; strength: number; weak?: number; hint: string }> = {
   // Above the API's own refusal (56): "Not logged in" and the 401 that follows it are one failure, the missing login.
   auth: { cls: 'agent.setup_failure', strength: 58, hint: "The agent CLI had no usable credentials when it started (not logged in, no API key in its environment, a stored login it could not refresh, a login flow that needs a browser): pass the key the CLI reads (ANTHROPIC_API_KEY, OPENAI_API_KEY / CODEX_API_KEY, GEMINI_API_KEY, the provider's variable) into the sandbox, or a fresh auth file, then retry. No model call was made: the trial has no score." },
   start: { cls: 'agent.setup_failure', strength: 52, hint: "The agent CLI refused to start or could not: run as root with its permission bypass (Claude Code refuses --dangerously-skip-permissions as uid 0: run as a non-root user or set IS_SANDBOX=1), a Node/platform it does not support, flags the harness combined wrongly, its own sandbox tool or a companion binary missing, a session to resume that is not there. Fix the agent's invocation or image; the trial has no score." },
   // The SDK's "process exited with code N" says only that the CLI died: its stderr (or any failure beside it) says why.
   wrapper: { cls: 'agent.setup_failure', strength: 18, hint: "The agent SDK reports only that the agent CLI exited non-zero, before it returned a result: the CLI's own stderr holds the reason (capture it: the SDK's stderr callback, or run the printed command by hand). Usually a start refusal (root + permission bypass, no login, wrong flags)." },
-  refused: { cls: 'gateway.4xx', strength: 56, hint: "The model API refused the agent's requests, as the agent CLI reports it: an invalid or revoked key, a plan without access, credit or usage limit, rate limit, or a content/size limit. Fix the key or plan, or lower concurrency; the trial has no score." },
+  // Weak (46): Claude Code's stream-json error tag ("error": "rate_limit") rides on the assistant message
+  // whose text names the refusal ("API Error: Rate limit reached", read at 56): the text names the line,
+  // the tag only where no text is read.
+  refused: { cls: 'gateway.4xx', strength: 56, weak: 46, hint: "The model API refused the agent's requests, as the agent CLI reports it: an invalid or revoked key, a plan without access, credit or usage limit, rate limit, or a content/size limit. Fix the key or plan, or lower concurrency; the trial has no score." },
   context: { cls: 'gateway.4xx', strength: 56, hint: "The agent's conversation outgrew the model's context window (the CLI or harness says so): enable history truncation/compaction, give the agent a model with a larger window, or lower what it reads into context." },
-  overload: { cls: 'gateway.5xx', strength: 54, hint: 'The model provider failed or was overloaded under the agent (5xx, 529, "high demand"), as the agent CLI reports it: retry later or fail over to another provider or model.' },
+  // Weak (44): Claude Code's "error": "server_error" tag, as above, and SWE-agent's "Exit due to retry
+  // error: …", whose quoted last exception the gateway rules read: the exit decides only alone.
+  overload: { cls: 'gateway.5xx', strength: 54, weak: 44, hint: 'The model provider failed or was overloaded under the agent (5xx, 529, "high demand"), as the agent CLI reports it: retry later or fail over to another provider or model.' },
   timeout: { cls: 'api.timeout', strength: 48, hint: 'The model API did not answer the agent in time: check the provider or gateway latency, raise the client timeout for long generations.' },
   network: { cls: 'network.error', strength: 52, hint: "The agent CLI could not reach the model API or lost the stream mid-answer: check the sandbox's egress (proxy, DNS, TLS interception, firewall) to the provider." },
   sandbox: { cls: 'sandbox.failure', strength: 55, hint: 'The environment the agent acts in died or could not be provisioned under it (runtime disconnected, container gone, browser not started): retry the trial; check the runtime/container logs for why it went away.' },
@@ -26,7 +36,9 @@ const VERDICT: Record<Deciding, { cls: FailureClass; strength: number; hint: str
   verifier: { cls: 'verifier.failure', strength: 45, hint: "The evaluation of the agent's result did not finish in time, so there is no score: raise the evaluation timeout or find the test that hangs." },
   killed: { cls: 'host.killed', strength: 30, hint: 'The evaluation platform restarted under the run: nothing in the agent failed; retry it.' },
   budget: { cls: 'outcome.agent_timeout', strength: 11, hint: 'The agent used its whole budget (steps, turns, cost, calls or time) and its harness stopped it, with no infrastructure failure in the bundle: a valid outcome. Raise the budget only if the task calls for it.' },
-  format: { cls: 'outcome.agent_timeout', strength: 11, hint: "The model kept answering in a shape the agent harness cannot parse (edit format, tool-call syntax) until the harness's retries for it ran out: the model's behaviour, a valid outcome, not an infrastructure failure. A stronger model or another edit format helps." },
+  // Weak (9): aider's "The LLM did not conform to the edit format." is one malformed answer sent back to the
+  // model; the exit when its reflections ran out ("Only 3 reflections allowed, stopping.", 11) names the outcome.
+  format: { cls: 'outcome.agent_timeout', strength: 11, weak: 9, hint: "The model kept answering in a shape the agent harness cannot parse (edit format, tool-call syntax) until the harness's retries for it ran out: the model's behaviour, a valid outcome, not an infrastructure failure. A stronger model or another edit format helps." },
   stuck: { cls: 'outcome.agent_timeout', strength: 11, hint: "The harness's loop detector stopped the agent because it repeated the same actions: the agent was stuck, a valid outcome, not an infrastructure failure." },
   gave_up: { cls: 'outcome.reward_zero', strength: 10, hint: 'The agent gave up, the model declined the task, or the result it returned is invalid: scored as it is, a valid outcome, not an infrastructure failure.' },
 };
@@ -55,9 +67,13 @@ function extract(groups: readonly AgentCliGroup[]) {
       return { ...tag, classOverride: cls, httpStatus: s.status, strength: STATUS_STRENGTH, hint: STATUS_HINT[cls]! };
     }
     const v = VERDICT[x.group];
-    const strength = x.weak ? (v.strength > 20 ? v.strength - 10 : v.strength - 2) : v.strength;
-    return { ...tag, classOverride: v.cls, strength, hint: v.hint };
+    return { ...tag, classOverride: v.cls, strength: x.weak ? v.weak! : v.strength, hint: v.hint };
   };
+}
+
+// A weak entry in a group with no weak strength would read at undefined strength: refuse to load.
+for (const x of AGENT_CLI_ERRORS) {
+  if (x.weak && (x.group === 'skip' || x.group === 'echo' || x.group === 'status' || VERDICT[x.group].weak === undefined)) throw new Error(`agent-cli-vocab: ${x.producer} ${x.name} is weak, but group ${x.group} has no weak strength in agent-cli.ts VERDICT`);
 }
 
 const OUTCOME_SECTIONS: readonly Section[] = ['log', 'agent', 'result'];

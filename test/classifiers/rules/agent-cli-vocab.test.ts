@@ -76,7 +76,6 @@ const deciding = AGENT_CLI_ERRORS.filter((x) => x.group !== 'echo' && x.group !=
  * carries, and must read it as the entry's group means (a sample as the producer prints it).
  */
 const GENERIC_SAMPLES: Record<string, string> = {
-  'claude-code api_timeout': '  ⎿  Request timed out',
   'codex ConnectionFailed': 'ERROR: Connection failed: error sending request for url (https://api.openai.com/v1/responses): client error (Connect): tcp connect error: Connection refused (os error 111)',
 };
 
@@ -90,11 +89,20 @@ describe('every entry through the templates that print it', () => {
 
   // Codex's model-API errors are netlib.*'s (node-go-grpc-vocab.ts): the table lists them, netlib reads them,
   // and both families must mean the same class (a status entry: the status its sample carries).
-  it.each(AGENT_CLI_ERRORS.filter((x) => x.readBy && !x.generic).map((x) => [`${x.producer} ${x.name}`, x] as const))('%s (read by netlib.*, in the same class)', (_key, x) => {
+  it.each(AGENT_CLI_ERRORS.filter((x) => x.readBy === 'netlib' && !x.generic).map((x) => [`${x.producer} ${x.name}`, x] as const))('%s (read by netlib.*, in the same class)', (_key, x) => {
     const want = x.group === 'status' ? 'gateway.5xx' : CLASS[x.group as keyof typeof CLASS];
     for (const line of TEXT_FORMS[x.producer](filled(x.message))) {
       expect(vocabRules(line), line).toEqual([]);
       expect(cls(line), line).toBe(want);
+    }
+  });
+
+  it("Claude Code's \"Request timed out\" is api.request_timeout's (the entry names it), not agent.vocab_timeout's", () => {
+    expect(agentCliEntries('claude-code', 'api_timeout')[0]?.readBy).toBe('api.request_timeout');
+    for (const line of ['  ⎿  Request timed out', '{"type":"result","subtype":"success","is_error":true,"duration_ms":600412,"num_turns":3,"result":"Request timed out","session_id":"5f0c"}']) {
+      expect(vocabRules(line), line).toEqual([]);
+      expect(rules(line)[0], line).toBe('api.request_timeout');
+      expect(cls(line), line).toBe('api.timeout');
     }
   });
 
