@@ -21,6 +21,7 @@ import { LAST_ENQUEUED_RE, P2P_DISABLED_RE, P2P_TRANSPORT_RE } from './rules/ncc
 import { TOKENS_RE } from './rules/harbor.js';
 import { isValidationSite } from './rules/validation.js';
 import { isServerStart, SERVER_STARTS } from './rules/server-start.js';
+import { RETRIED_STRENGTH, RETRYABLE, RETRYING_RE } from './rules/severity.js';
 import { PY_SPY_FRAME_KEYS } from './rules/stall.js';
 import { StackTracker } from './stacks.js';
 import { logEnding, TAIL_LINES, TailBytes } from './tail.js';
@@ -906,9 +907,6 @@ const CATCH_ALL_RULES = new Set<string>(RULES.filter((r) => r.catchAll).map((r) 
 // A harness's result JSON and a verifier's test output quote task text and graded tracebacks: not failures of the run.
 const DEFAULT_SECTIONS: Section[] = ['log', 'agent'];
 
-const RETRYABLE = new Set<string>(['network.error', 'gateway.4xx', 'gateway.5xx', 'api.timeout']);
-const RETRYING_RE = /\b[Rr]etrying\b|\bwill retry\b|\bretry(?:ing)? in \d/;
-const RETRIED_STRENGTH = 15;
 
 /**
  * Whether `line` (number `lineNumber`) is the exception line that ends a Python traceback of its stream,

@@ -359,8 +359,8 @@ export const SYMPTOMS: SymptomMechanism[] = [
     // download. They have been ignored, or old ones used instead."), so the install finds no candidate; pip's
     // index page never came ("Retrying … after connection broken by …"), so no version satisfies the
     // requirement "(from versions: none)". A fetch failing on the network before it is the cause; so is a
-    // retry note (strength 15) in the few lines just above it: what pip gave up on. A retry further up was
-    // one the tool recovered from.
+    // retry note (weighed at severity.ts RETRIED_STRENGTH) in the few lines just above it: what pip gave up
+    // on. A retry further up was one the tool recovered from.
     id: 'index-unreachable',
     source: 'apt apt-pkg/update.cc ("Some index files failed to download…" as a warning) then apt-private/private-cacheset.cc ("Package \'%s\' has no installation candidate") and apt-pkg/cacheset.cc ("Unable to locate package %s"); pip resolution/resolvelib/factory.py ("Could not find a version that satisfies the requirement %s (from versions: none)") after its vendored urllib3 retries; uv, conda the same way (rules/pkg-vocab.ts groups missing, conflict)',
     symptomRules: ['pkg.unresolved', 'pkg.agent_install', 'agent.install_step_failed'],

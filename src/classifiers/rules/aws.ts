@@ -39,6 +39,7 @@ import {
 import { ALL_CLIENT_ERRORS, awsModelApiStatus } from './client-vocab.js';
 import { TRACKER_NOISE } from './network.js';
 import { RUN_LOG_ONLY } from './sections.js';
+import { RETRIED_STRENGTH, RETRYING_RE } from './severity.js';
 
 /** The services whose operations are model calls (aws-vocab.ts MODEL_OPERATIONS); 'common' codes any service may send. */
 const MODEL_SERVICES = new Set(['bedrock-runtime', 'sagemaker-runtime', 'bedrock-agent-runtime', 'common']);
@@ -206,8 +207,6 @@ const clientReadsCode = (code: string, op: string | undefined): boolean => op !=
 /** Source shown in a traceback ("except botocore.exceptions.ClientError:"), checks in code, experiment trackers' own uploads. */
 const NOT_A_FAILURE: readonly RegExp[] = [TRACKER_NOISE, /\bexcept\b/, /\bisinstance\(|\bpytest\.raises\(|\bassertRaises\(/];
 
-/** A failure the client itself says it is about to retry is no failure yet (the engine does the same for gateway and network rules). */
-const RETRYING = /\b[Rr]etrying\b|\bwill retry\b/;
 
 /** The read of a code line for one rule: a verdict of the rule's kind only, else nothing (another rule of this file decides). */
 function codeRule(keep: (v: Extracted, r: CodeRead) => boolean) {
@@ -216,7 +215,9 @@ function codeRule(keep: (v: Extracted, r: CodeRead) => boolean) {
     if (!r || (m.groups?.op && clientReadsCode(r.code, m.groups.op))) return { classOverride: null };
     const v = codeVerdict(r, line);
     if (v.classOverride === null || !keep(v, r)) return { classOverride: null };
-    return RETRYING.test(line) ? { ...v, strength: 15 } : v;
+    // A failure the client itself says it is about to retry is no failure yet: the engine's retry note and
+    // weight (severity.ts), for every class an AWS code reads as (a credentials error retried included).
+    return RETRYING_RE.test(line) ? { ...v, strength: RETRIED_STRENGTH } : v;
   };
 }
 

@@ -111,8 +111,9 @@ import type { FailureClass } from '../taxonomy.js';
  * - network: the fetch never got an answer (DNS, connect, TLS, a proxy, a timeout): network.error, in a
  *   build too (the build failing is the symptom);
  * - retry: the tool says it will try the fetch again (pip's vendored urllib3, cargo's spurious network
- *   error, yarn's "Retrying..."): network.error at the strength the engine gives any retry note (15), so
- *   it decides only when nothing else does, and explains the "not found" that follows a give-up;
+ *   error, yarn's "Retrying..."): network.error at the weight the engine gives any retry note
+ *   (severity.ts RETRIED_STRENGTH), so it decides only when nothing else does, and explains the "not
+ *   found" that follows a give-up;
  * - dropped: a transfer that had started broke off (reset, a closed connection, a cut HTTP/2 stream):
  *   network.error, weaker (the other end or a proxy may have died of its own failure);
  * - missing: the package, version, file or repository asked for does not exist where the run looks for

@@ -27,6 +27,7 @@ import {
   reasonGroup,
 } from './pkg-vocab.js';
 import { TRACKER_NOISE } from './network.js';
+import { RETRIED_STRENGTH } from './severity.js';
 
 const PLACED: readonly PkgGroup[] = ['missing', 'conflict', 'denied', 'request', 'integrity', 'step'];
 const NETWORK: readonly PkgGroup[] = ['network', 'retry', 'dropped'];
@@ -89,8 +90,8 @@ function verdict(line: string, groups: readonly PkgGroup[], agent: boolean): Ext
   if (!read) return { classOverride: null };
   const base = { pkgError: read.name, pkgGroup: read.group };
   if (read.group === 'network') return { ...base, classOverride: 'network.error', strength: 62, hint: HINTS.network };
-  // A retry note decides only when nothing else does (the engine's own weight for one, engine.ts RETRIED_STRENGTH).
-  if (read.group === 'retry') return { ...base, classOverride: 'network.error', strength: 15, hint: HINTS.network };
+  // A retry note decides only when nothing else does (the engine's own weight for one, severity.ts).
+  if (read.group === 'retry') return { ...base, classOverride: 'network.error', strength: RETRIED_STRENGTH, hint: HINTS.network };
   if (read.group === 'dropped') return { ...base, classOverride: 'network.error', strength: 50, hint: HINTS.dropped };
   if ((PLACED as readonly string[]).includes(read.group)) return { ...base, ...placedVerdict(read.group as PlacedGroup, line, agent) };
   return { ...base, classOverride: null };

@@ -2,6 +2,18 @@
 // runtime crash banners, exit-status reports). They pick the failure lines the vocabulary fallback
 // (fallback.ts) reads when no rule decided; they decide no class themselves. Keys for the byte scan are
 // derived from each pattern like a rule's (keys.ts): a pattern without a 4+ character literal fails the load.
+/**
+ * A client's own note that it is about to try again ("Retrying in 2s", urllib3's "Retrying (Retry(total=…))",
+ * Go clients' "will retry", "retry in 5s"): a request error on such a line is no failure yet. The engine
+ * weighs a RETRYABLE rule's line that carries it at RETRIED_STRENGTH, so it decides only when nothing else
+ * does; the families that give a line a class of their own (aws.ts, pkg.ts) use the same note and weight.
+ * Here, below the engine and the rules both, because rules files may not import the engine.
+ */
+export const RETRYING_RE = /\b[Rr]etrying\b|\bwill retry\b|\bretry(?:ing)? in \d/;
+export const RETRIED_STRENGTH = 15;
+/** The classes whose request errors a client retries (the engine demotes their retry-note lines). */
+export const RETRYABLE: ReadonlySet<string> = new Set<string>(['network.error', 'gateway.4xx', 'gateway.5xx', 'api.timeout']);
+
 export interface SeverityMarker {
   /** Who prints lines like this, and where its format is defined. */
   producer: string;
