@@ -7,6 +7,7 @@
 import type { FailureClass } from '../taxonomy.js';
 import { defineRules, type Extracted, type Rule, type Section } from '../rule.js';
 import { AGENT_CLI_ERRORS, type AgentCliGroup, agentCliEntryOf, agentCliPatterns, agentCliStatusOf } from './agent-cli-vocab.js';
+import { GRPC_CODES } from './node-go-grpc-vocab.js';
 
 type Deciding = Exclude<AgentCliGroup, 'skip' | 'echo' | 'status'>;
 
@@ -49,8 +50,14 @@ const STATUS_HINT: Record<string, string> = {
   'api.timeout': 'The model API gave up on the agent\'s request (DEADLINE_EXCEEDED): check the provider latency.',
 };
 
-/** Below netlib.status (45), which reads the @google/genai message inside Gemini's "[API Error: …]" where it has one. */
 const STATUS_STRENGTH = 44;
+
+/**
+ * Gemini CLI's "[API Error: {message} (Status: …)]" quotes @google/genai's ApiError, "got status: UNAVAILABLE.
+ * {…}", which netlib.* reads (node-go-grpc.ts GENAI_STATUS) by its gRPC code or HTTP status: such a line is
+ * netlib's. Left here: a code netlib reads as nothing (CANCELLED, UNKNOWN), and Gemini's own messages.
+ */
+const NETLIB_GENAI = new RegExp(String.raw`\bgot status: (?:${GRPC_CODES.filter((c) => c[3] !== 'echo' && c[3] !== 'skip' && c[2].length >= 4).map((c) => c[2]).join('|')}|[45]\d\d)\b`);
 
 /** Source lines of a traceback (`raise AgentStuckInLoopError(…)`, `except FatalTurnLimitedError:`), comments, class definitions. */
 const SOURCE_LINES = [/\bexcept\b|\braise\b|^\s*#|isinstance\(|^\s*class \w+\(/];
@@ -78,7 +85,7 @@ for (const x of AGENT_CLI_ERRORS) {
 
 const OUTCOME_SECTIONS: readonly Section[] = ['log', 'agent', 'result'];
 
-function vocabRule<const Id extends string>(id: Id, cls: FailureClass, groups: readonly Exclude<AgentCliGroup, 'skip'>[], why: string): Rule<Id> {
+function vocabRule<const Id extends string>(id: Id, cls: FailureClass, groups: readonly Exclude<AgentCliGroup, 'skip'>[], why: string, othersRead: readonly RegExp[] = []): Rule<Id> {
   const deciding = groups.filter((g): g is Deciding => g in VERDICT);
   const strength = groups.includes('status') ? STATUS_STRENGTH : Math.max(...deciding.map((g) => VERDICT[g].strength), 1);
   const outcome = cls.startsWith('outcome.');
@@ -86,7 +93,7 @@ function vocabRule<const Id extends string>(id: Id, cls: FailureClass, groups: r
     id,
     class: cls,
     patterns: agentCliPatterns(groups),
-    unless: SOURCE_LINES,
+    unless: [...SOURCE_LINES, ...othersRead],
     strength,
     ...(outcome ? { sections: OUTCOME_SECTIONS } : {}),
     extract: extract(groups),
@@ -99,7 +106,7 @@ export const agentCliRules = defineRules([
   vocabRule('agent.vocab_setup', 'agent.setup_failure', ['auth', 'start', 'wrapper'], 'the agent CLI refused to start, had no usable credentials, or its SDK saw it exit before any result'),
   vocabRule('agent.vocab_refused', 'gateway.4xx', ['refused', 'context'], "the agent CLI reports the model API refusing its requests (key, plan, quota, rate, content, context window)"),
   vocabRule('agent.vocab_overloaded', 'gateway.5xx', ['overload'], 'the agent CLI reports the model provider failing or overloaded'),
-  vocabRule('agent.vocab_status', 'gateway.5xx', ['status'], 'the agent CLI reports an HTTP or google.rpc status from the model API'),
+  vocabRule('agent.vocab_status', 'gateway.5xx', ['status'], 'the agent CLI reports an HTTP or google.rpc status from the model API', [NETLIB_GENAI]),
   vocabRule('agent.vocab_timeout', 'api.timeout', ['timeout'], 'the agent CLI reports the model API timing out'),
   vocabRule('agent.vocab_network', 'network.error', ['network'], 'the agent CLI could not reach the model API or lost its stream'),
   vocabRule('agent.vocab_sandbox', 'sandbox.failure', ['sandbox'], "the agent's environment (runtime, container, browser) died or was not provisioned"),

@@ -50,6 +50,8 @@
 //   GoogleAPICallError.__str__ "{code} {message}", RetryError "…, last exception: …"; retry_base.py
 //   "Timeout of Ns exceeded").
 
+import { AGENT_CLI_ERRORS } from './agent-cli-vocab.js';
+
 /**
  * What an error says about the run:
  * - status: the server answered an error status (HTTP, or a gRPC code, read as the HTTP status gRPC's own
@@ -172,22 +174,46 @@ const STAINLESS_TS: NetError[] = [
   e('stainless-ts', 'AnthropicError', '', 'skip'),
 ];
 
+/**
+ * How netlib reads each of Codex's model-API errors. Their texts are in agent-cli-vocab.ts, the table of
+ * Codex's whole vocabulary, marked `readBy: 'netlib'` (no agent.vocab_* rule reads them); this names only
+ * the reading in this table's groups. The status errors that fix no status carry it in the text
+ * ("unexpected status 503 Service Unavailable: …", "last status: 429 …"); a stream disconnect says after
+ * its colon whether it timed out or carried a status (node-go-grpc.ts codexStream).
+ */
+const CODEX_READING: Readonly<Record<string, { group: NetGroup; status?: number }>> = {
+  Stream: { group: 'dropped' },
+  ResponseStreamFailed: { group: 'dropped' },
+  // "Connection failed: {reqwest error}": the reqwest text behind it decides.
+  ConnectionFailed: { group: 'wrapper' },
+  UnexpectedStatus: { group: 'status' },
+  RetryLimit: { group: 'status' },
+  QuotaExceeded: { group: 'status', status: 429 },
+  UsageLimitReached: { group: 'status', status: 429 },
+  InternalServerError: { group: 'status', status: 500 },
+  // The context window is the request's own size, a 400 (TAXONOMY: context length exceeded is gateway.4xx).
+  ContextWindowExceeded: { group: 'status', status: 400 },
+};
+
+/** Codex's model-API errors: the text up to its first value (`{…}`), read in CODEX_READING's group; a text without a reading, or a reading without a text, refuses to load. */
+function codexApiErrors(): NetError[] {
+  const texts = AGENT_CLI_ERRORS.filter((x) => x.producer === 'codex' && x.readBy === 'netlib');
+  const missing = [...texts.map((x) => x.name).filter((n) => !CODEX_READING[n]), ...Object.keys(CODEX_READING).filter((n) => !texts.some((x) => x.name === n))];
+  if (missing.length) throw new Error(`node-go-grpc-vocab: Codex errors without both a text (agent-cli-vocab.ts, readBy netlib) and a reading (CODEX_READING): ${missing.join(', ')}`);
+  return texts.map((x) => {
+    const r = CODEX_READING[x.name]!;
+    return e('codex', x.name, x.message.replace(/\{[^}]*\}.*$/, ''), r.group, r.status !== undefined ? { status: r.status } : {});
+  });
+}
+
 /** How agent CLIs print a model API failure. */
 const AGENT_CLIS: NetError[] = [
   // Claude Code: "API Error: <the SDK's message>" (and "API Error (<message>) · Retrying in N seconds…").
   e('claude-code', 'API Error', 'Connection error.', 'connect'),
   e('claude-code', 'API Error', 'Request timed out.', 'timeout'),
   e('claude-code', 'API Error', 'Request was aborted.', 'echo'),
-  // Codex (codex-rs/core/src/error.rs CodexErr).
-  e('codex', 'Stream', 'stream disconnected before completion: ', 'dropped'),
-  e('codex', 'UnexpectedStatus', 'unexpected status N Service Unavailable: ', 'status'),
-  e('codex', 'RetryLimit', 'exceeded retry limit, last status: N Service Unavailable', 'status'),
-  e('codex', 'ConnectionFailed', 'Connection failed: ', 'wrapper'),
-  e('codex', 'ResponseStreamFailed', 'Error while reading the server response: ', 'dropped'),
-  e('codex', 'QuotaExceeded', 'Quota exceeded. Check your plan and billing details.', 'status', { status: 429 }),
-  e('codex', 'UsageLimitReached', "You've hit your usage limit.", 'status', { status: 429 }),
-  e('codex', 'InternalServerError', "We're currently experiencing high demand, which may cause temporary errors.", 'status', { status: 500 }),
-  e('codex', 'ContextWindowExceeded', "Codex ran out of room in the model's context window.", 'status', { status: 400 }),
+  // Codex: its model-API errors (codex-rs/core/src/error.rs CodexErr), taken from agent-cli-vocab.ts.
+  ...codexApiErrors(),
   // Gemini CLI: "[API Error: <@google/genai's message>]".
   e('gemini-cli', 'ApiError', 'got status: STATUS. ', 'status'),
   e('gemini-cli', 'ApiError', 'exception TypeError: fetch failed sending request', 'wrapper'),

@@ -4,6 +4,7 @@
 // gives way to the cause beside it.
 import { describe, expect, it } from 'vitest';
 import { AGENT_CLI_ERRORS, type AgentCliEntry, type AgentCliGroup, agentCliEntries, agentCliEntryOf, type NameForm } from '../../../src/classifiers/rules/agent-cli-vocab.js';
+import { agentCliRules } from '../../../src/classifiers/rules/agent-cli.js';
 import { classifyText } from '../helpers.js';
 
 const cls = (text: string, path?: string) => classifyText(text, path).class;
@@ -87,13 +88,12 @@ describe('every entry through the templates that print it', () => {
     for (const line of lines) expect(cls(line), line).toBe(want);
   });
 
-  // Codex's model-API errors are netlib.*'s (node-go-grpc-vocab.ts): the table lists them, netlib reads them,
-  // and both families must mean the same class (a status entry: the status its sample carries).
-  it.each(AGENT_CLI_ERRORS.filter((x) => x.readBy === 'netlib' && !x.generic).map((x) => [`${x.producer} ${x.name}`, x] as const))('%s (read by netlib.*, in the same class)', (_key, x) => {
-    const want = x.group === 'status' ? 'gateway.5xx' : CLASS[x.group as keyof typeof CLASS];
+  // Codex's model-API errors: this table holds their texts, netlib.* reads them (node-go-grpc-vocab.ts takes
+  // them from here; its test checks each line's class): no agent.vocab_* rule may read them too.
+  it.each(AGENT_CLI_ERRORS.filter((x) => x.readBy === 'netlib').map((x) => [`${x.producer} ${x.name}`, x] as const))('%s is netlib.*\'s', (_key, x) => {
     for (const line of TEXT_FORMS[x.producer](filled(x.message))) {
       expect(vocabRules(line), line).toEqual([]);
-      expect(cls(line), line).toBe(want);
+      expect(agentCliRules.some((r) => r.patterns.some((p) => p.test(line))), line).toBe(false);
     }
   });
 
@@ -118,12 +118,26 @@ describe('every entry through the templates that print it', () => {
     expect(agentCliEntryOf('API Error: 401 {"type":"error","error":{"type":"authentication_error","message":"OAuth token has expired."}} · Please run /login')?.name).toBe('auth_error');
   });
 
+  it("leaves to netlib.* the @google/genai status Gemini's \"[API Error: …]\" quotes; reads the codes netlib does not", () => {
+    const status = agentCliRules.find((r) => r.id === 'agent.vocab_status')!;
+    const reads = (line: string) => status.patterns.some((p) => p.test(line)) && !status.unless!.some((u) => u.test(line));
+    const genai = '[API Error: got status: UNAVAILABLE. {"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}} (Status: UNAVAILABLE)]';
+    expect(reads(genai)).toBe(false);
+    expect(rules(genai)[0]).toBe('netlib.status');
+    expect(reads('[API Error: got status: 429. {"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}} (Status: RESOURCE_EXHAUSTED)]')).toBe(false);
+    // UNKNOWN is whatever the server raised without a code: netlib reads nothing in it, the 500 Gemini names is this rule's.
+    const unknown = '[API Error: got status: UNKNOWN. {"error":{"code":500,"message":"Internal error encountered.","status":"UNKNOWN"}} (Status: UNKNOWN)]';
+    expect(reads(unknown)).toBe(true);
+    expect(cls(unknown)).toBe('gateway.5xx');
+  });
+
   it('reads the status the CLI quotes (Gemini google.rpc names; codex HTTP statuses through netlib)', () => {
     expect(cls('ERROR: exceeded retry limit, last status: 429 Too Many Requests, request id: 9c2e')).toBe('gateway.4xx');
     expect(cls('ERROR: unexpected status 401 Unauthorized: {"detail":"Unauthorized"}')).toBe('gateway.4xx');
     expect(vocabRules('ERROR: unexpected status 401 Unauthorized: {"detail":"Unauthorized"}')).toEqual([]);
     expect(cls('[API Error: got status: UNAVAILABLE. {"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}} (Status: UNAVAILABLE)]')).toBe('gateway.5xx');
     expect(cls('[API Error: Quota exceeded for quota metric (Status: RESOURCE_EXHAUSTED)]')).toBe('gateway.4xx');
+    expect(rules('[API Error: Quota exceeded for quota metric (Status: RESOURCE_EXHAUSTED)]')[0]).toBe('agent.vocab_status');
     expect(cls('[API Error: Deadline expired before operation could complete. (Status: DEADLINE_EXCEEDED)]')).toBe('api.timeout');
   });
 });

@@ -41,8 +41,6 @@ function templates(x: NetError, message: string): string[] {
       return [`${x.name}: ${message}`, [`${x.name}: ${message}`, '    at APIError.generate (file:///app/node_modules/openai/core/error.mjs:41:20)', '    at OpenAI.makeStatusError (file:///app/node_modules/openai/client.mjs:312:25)'].join('\n')];
     case 'claude-code':
       return [`  ⎿  API Error: ${message}`, `  ⎿  API Error (${message}) · Retrying in 4 seconds… (attempt 3/10)`];
-    case 'codex':
-      return [`${message}${message.endsWith(': ') ? 'error sending request for url (https://api.openai.com/v1/responses)' : ''}`, `2026-12-02T10:00:03.118Z ERROR codex_core::codex: ${message}${message.endsWith(': ') ? 'response.failed event received' : ''}`];
     case 'gemini-cli':
       return [`✕ [API Error: ${message}${message.endsWith(' ') ? '{"error":{"message":"{}"}}' : ''}]`];
     case 'reqwest':
@@ -66,8 +64,44 @@ function goContextual(x: NetError): string[] {
   return [`Post "http://reward-model:8000/score": ${x.message}`];
 }
 
+/**
+ * Codex's model-API errors (texts in agent-cli-vocab.ts, read here): one line per error as `codex exec`
+ * prints it ("ERROR: " + CodexErr's Display, codex-rs/core/src/error.rs), with the class it means.
+ */
+const CODEX_LINES: Record<string, readonly (readonly [string, string])[]> = {
+  Stream: [
+    ['ERROR: stream disconnected before completion: error sending request for url (https://api.openai.com/v1/responses)', 'network.error'],
+    ['ERROR: stream disconnected before completion: idle timeout waiting for SSE', 'api.timeout'],
+  ],
+  ResponseStreamFailed: [['ERROR: Error while reading the server response: error decoding response body', 'network.error']],
+  ConnectionFailed: [['ERROR: Connection failed: error sending request for url (https://api.openai.com/v1/responses)', 'network.error']],
+  UnexpectedStatus: [
+    ['ERROR: unexpected status 503 Service Unavailable: upstream connect error or disconnect/reset before headers', 'gateway.5xx'],
+    ['ERROR: unexpected status 401 Unauthorized: {"detail":"Unauthorized"}', 'gateway.4xx'],
+  ],
+  RetryLimit: [
+    ['ERROR: exceeded retry limit, last status: 429 Too Many Requests, request id: 9c2e', 'gateway.4xx'],
+    ['ERROR: exceeded retry limit, last status: 502 Bad Gateway, request id: 9c2f', 'gateway.5xx'],
+  ],
+  QuotaExceeded: [['ERROR: Quota exceeded. Check your plan and billing details.', 'gateway.4xx']],
+  UsageLimitReached: [["ERROR: You've hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), or try again in 2 days 3 hours.", 'gateway.4xx']],
+  InternalServerError: [["ERROR: We're currently experiencing high demand, which may cause temporary errors.", 'gateway.5xx']],
+  ContextWindowExceeded: [["ERROR: Codex ran out of room in the model's context window. Start a new conversation or clear earlier history before retrying.", 'gateway.4xx']],
+};
+
+describe("Codex's model-API errors (agent-cli-vocab.ts's texts, netlib's reading)", () => {
+  it('has a line for each', () => {
+    expect(NET_ERRORS.filter((x) => x.producer === 'codex').map((x) => x.name).sort()).toEqual(Object.keys(CODEX_LINES).sort());
+  });
+  it.each(Object.entries(CODEX_LINES).flatMap(([name, lines]) => lines.map(([line, want]) => [name, line, want] as const)))('%s: %s', (_n, line, want) => {
+    const d = classifyText(line);
+    expect(d.class).toBe(want);
+    expect(d.evidence[0]?.rule.startsWith('agent.vocab_'), line).toBe(false);
+  });
+});
+
 describe('every entry of the table through the lines that print it', () => {
-  const deciding = NET_ERRORS.filter((x) => x.group !== 'echo' && x.group !== 'usage' && x.group !== 'skip');
+  const deciding = NET_ERRORS.filter((x) => x.group !== 'echo' && x.group !== 'usage' && x.group !== 'skip' && x.producer !== 'codex');
   it.each(deciding.map((x) => [x.producer, x.name, x.message, x] as const))('%s %s: %s', (_p, _n, _m, x) => {
     const cases: { message: string; want: string }[] = [];
     if (x.group === 'status') {
