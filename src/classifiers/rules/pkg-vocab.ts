@@ -155,6 +155,8 @@ export interface PkgError {
   group: PkgGroup;
   /** For `elsewhere`: the rule that reads it, and the class it gives. */
   readBy?: { rule: string; class: FailureClass };
+  /** The strength of its reading where it must differ from its group's (rules/pkg.ts). */
+  strength?: number;
 }
 
 const p = (producer: PkgProducer, name: string, template: RegExp, line: string, group: PkgGroup): PkgError => ({ producer, name, template, line, group });
@@ -252,7 +254,9 @@ export const CONDA_ERRORS: readonly PkgError[] = [
 export const NPM_ERRORS: readonly PkgError[] = [
   // error-message.js: these codes are npm's "network" summary; ECONNREFUSED its own case. (The other codes,
   // E404/ETARGET/ERESOLVE/EACCES, are agent.npm_install_error's: an agent CLI's install.)
-  p('npm', 'network codes', /npm (?:error|ERR!) code (?:ECONNRESET|ENOTFOUND|ETIMEDOUT|ERR_SOCKET_TIMEOUT|EAI_FAIL|EAI_AGAIN|ECONNREFUSED)\b/, 'npm error code ETIMEDOUT', 'network'),
+  // Stronger than agent.npm_install_error (60), which reads every "npm error code E…" line as the agent's
+  // install: npm itself files these codes under "network" (the only pkg entry above the network rules).
+  { ...p('npm', 'network codes', /npm (?:error|ERR!) code (?:ECONNRESET|ENOTFOUND|ETIMEDOUT|ERR_SOCKET_TIMEOUT|EAI_FAIL|EAI_AGAIN|ECONNREFUSED)\b/, 'npm error code ETIMEDOUT', 'network'), strength: 61 },
   p('npm', 'network (FetchError)', /npm (?:error|ERR!) (?:network|errno) (?:request to \S{1,300} failed|This is a problem related to network connectivity)/, 'npm ERR! network request to https://registry.npmjs.org/@anthropic-ai%2fclaude-code failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org', 'network'),
   p('npm', 'A complete log of this run', /npm (?:error|ERR!) A complete log of this run can be found in/, 'npm error A complete log of this run can be found in: /root/.npm/_logs/2026-11-30T10_00_00_000Z-debug-0.log', 'echo'),
   other('npm', 'E404', /npm (?:error|ERR!) code E404\b/, 'npm error code E404', 'agent.npm_install_error', 'agent.setup_failure'),

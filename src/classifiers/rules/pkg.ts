@@ -2,9 +2,10 @@
 // image build, an agent's install or a run's own setup: every entry of the table in pkg-vocab.ts (sources
 // there), read by the template its producer prints. The narrower rules that read some of the same lines
 // (network.dns / network.connection / network.tls at 58–61, the config rules at ≥ 78, build.failed at 75,
-// agent.install_step_failed at 44) keep their verdicts: the network readings here are only a little
-// stronger than network.dns (so npm's network codes outrank agent.npm_install_error's agent.setup_failure
-// for the same line), and everything else is below build.failed, whose step line decides a build.
+// agent.install_step_failed at 44) keep first place: the network readings here (57) sit just below
+// network.connection and above network.max_retries (52) and api.request_timeout (50); only npm's own network
+// codes are stronger (61, the entry's strength), so they outrank agent.npm_install_error's
+// agent.setup_failure for the same line; everything else is below build.failed, whose step line decides a build.
 // Where the line was printed decides what a package that cannot be found means (pkg-vocab.ts
 // PLACED_CLASS): the run's own setup (config.error), a build step (image.build_failure) or an agent's
 // install (agent.setup_failure, pkg.agent_install, counted only while the agent never reached a model).
@@ -29,6 +30,13 @@ import {
 import { TRACKER_NOISE } from './network.js';
 import { RETRIED_STRENGTH } from './severity.js';
 
+/**
+ * A fetch that never got an answer: below network.connection (58), network.dns (60) and network.tls (61),
+ * whose narrower readings of the same wordings come first (git's and curl's "Could not resolve host",
+ * apt's "Network is unreachable"); above network.max_retries (52) and api.request_timeout (50).
+ */
+const NETWORK_STRENGTH = 57;
+
 const PLACED: readonly PkgGroup[] = ['missing', 'conflict', 'denied', 'request', 'integrity', 'step'];
 const NETWORK: readonly PkgGroup[] = ['network', 'retry', 'dropped'];
 
@@ -46,12 +54,14 @@ const patternsOf = (groups: readonly PkgGroup[]): RegExp[] => [...entriesOf(grou
 interface Read {
   group: PkgGroup;
   name: string;
+  /** The entry's own strength, where it has one (PkgError.strength). */
+  strength?: number;
 }
 
 /** What a line says: the table's entry (the first that matches, table order), else curl's code; a reason entry is read through its reason. */
 function readLine(line: string, groups: readonly PkgGroup[]): Read | undefined {
   const entry = entryOf(line, [...entriesOf(groups), ...REASON]);
-  if (entry && entry.group !== 'reason') return { group: entry.group, name: `${entry.producer}: ${entry.name}` };
+  if (entry && entry.group !== 'reason') return { group: entry.group, name: `${entry.producer}: ${entry.name}`, strength: entry.strength };
   if (entry) {
     const m = entry.template.exec(line)!;
     const g = reasonGroup(line.slice(m.index + m[0].length - 1));
@@ -89,7 +99,7 @@ function verdict(line: string, groups: readonly PkgGroup[], agent: boolean): Ext
   const read = readLine(line, groups);
   if (!read) return { classOverride: null };
   const base = { pkgError: read.name, pkgGroup: read.group };
-  if (read.group === 'network') return { ...base, classOverride: 'network.error', strength: 62, hint: HINTS.network };
+  if (read.group === 'network') return { ...base, classOverride: 'network.error', strength: read.strength ?? NETWORK_STRENGTH, hint: HINTS.network };
   // A retry note decides only when nothing else does (the engine's own weight for one, severity.ts).
   if (read.group === 'retry') return { ...base, classOverride: 'network.error', strength: RETRIED_STRENGTH, hint: HINTS.network };
   if (read.group === 'dropped') return { ...base, classOverride: 'network.error', strength: 50, hint: HINTS.dropped };
@@ -109,7 +119,7 @@ export const pkgRules = defineRules([
     class: 'network.error',
     patterns: patternsOf(NETWORK),
     unless: NOT_A_FAILURE,
-    strength: 62,
+    strength: NETWORK_STRENGTH,
     sections: ['log'],
     extract: (line) => {
       const v = verdict(line, NETWORK, false);

@@ -28,12 +28,40 @@ const isPlaced = (x: PkgError): boolean => (PLACED as string[]).includes(x.group
 const buildStep = (text: string) => text.split('\n').map((l, i) => `#9 ${(12.3 + i / 100).toFixed(3)} ${l}`).join('\n');
 const AGENT_SETUP = 'agent/setup/stdout.txt';
 
+/**
+ * The entries whose test line an older, narrower network rule also reads, by the words in it: that rule
+ * keeps first place (network.ts: tls 61, dns 60, connection 58; pkg.fetch_network 57).
+ */
+const READ_FIRST_BY: Record<string, string> = {
+  'apt: Something wicked happened resolving': 'network.dns', // "No address associated with hostname"
+  'apt: Cannot initiate the connection': 'network.connection', // "Network is unreachable"
+  'pip: Could not fetch URL': 'network.tls', // "CERTIFICATE_VERIFY_FAILED"
+  'conda: ProxyError': 'network.connection', // "ProxyError"
+  'npm: network (FetchError)': 'network.dns', // "getaddrinfo EAI_AGAIN"
+  'pnpm: ERR_PNPM_META_FETCH_FAIL': 'network.connection', // "connect ETIMEDOUT"
+  'wget: Read error in headers': 'network.connection', // "Connection reset by peer"
+};
+
 describe('every entry through the line its producer prints', () => {
-  it.each(PKG_ERRORS.filter((x) => x.group === 'network' || x.group === 'dropped' || x.group === 'retry').map((x) => [`${x.producer}: ${x.name}`, x] as const))('%s is the network', (_n, x) => {
+  it.each(PKG_ERRORS.filter((x) => x.group === 'network' || x.group === 'dropped' || x.group === 'retry').map((x) => [`${x.producer}: ${x.name}`, x] as const))('%s is the network', (name, x) => {
     expect(cls(x.line)).toBe('network.error');
     // A retry note is weighed low, so the narrower network rule that also reads its quoted cause (network.dns,
-    // network.connection) comes first; so does network.connection on wget's reset. The class is what counts.
-    if (x.group !== 'retry' && !/Read error/.test(x.line)) expect(firstRule(x.line)).toBe('pkg.fetch_network');
+    // network.connection) comes first. The class is what counts there.
+    if (x.group !== 'retry') expect(firstRule(x.line)).toBe(READ_FIRST_BY[name] ?? 'pkg.fetch_network');
+  });
+
+  it('the older narrower network rules keep first place on the wordings they read; npm\'s network codes beat its install rule', () => {
+    expect(firstRule("fatal: unable to access 'https://github.com/huggingface/transformers.git/': Could not resolve host: github.com")).toBe('network.dns');
+    expect(firstRule('curl: (6) Could not resolve host: astral.sh')).toBe('network.dns');
+    expect(firstRule('curl: (60) SSL certificate problem: unable to get local issuer certificate')).toBe('pkg.fetch_network');
+    expect(firstRule("fatal: unable to access 'https://github.com/acme/evals.git/': SSL certificate problem: unable to get local issuer certificate")).toBe('pkg.fetch_network');
+    // npm files ETIMEDOUT / ENOTFOUND under "network" (error-message.js): not agent.npm_install_error's agent install.
+    for (const code of ['ETIMEDOUT', 'ENOTFOUND', 'ECONNRESET', 'EAI_AGAIN']) {
+      const d = classifyText(`npm error code ${code}`, AGENT_SETUP);
+      expect(d.class, code).toBe('network.error');
+      expect(d.evidence[0]?.rule, code).toBe('pkg.agent_install');
+      expect(firstRule(`npm error code ${code}`), code).toBe('pkg.fetch_network');
+    }
   });
 
   it('a retry note decides only when nothing else does', () => {
