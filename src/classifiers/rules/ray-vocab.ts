@@ -197,7 +197,7 @@ export const RAY_DEATH_TEXTS: readonly (readonly [string, string, RayErrorGroup,
   ['node_manager.cc (leased worker returned broken)', 'The leased worker has unrecoverable failure.', 'died'],
   ['_raylet.pyx (SystemExit with a non-zero code)', 'Worker exits unexpectedly.', 'died'],
   ['core_worker.cc (exit_actor)', 'Worker exits by an user request.', 'intended'],
-  ['node_manager.cc memory monitor', 'Task was killed due to the node running low on memory.', 'oom'],
+  ['node_manager.cc memory monitor', 'Task was killed due to the node running low on memory.', 'elsewhere', { rule: 'host.ray_memory_monitor', class: 'host.oom' }],
   // The memory monitor's advice, printed with each kill and under the raylet's worker-kill summary
   // ("Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/
   // ray-core/scheduling/ray-oom-prevention.html. Consider provisioning more memory on this node or reducing
