@@ -3,9 +3,11 @@
 // eviction, node shutdown and deadlines, and the event reasons of the kubelet, the scheduler and the
 // controllers, each put in a group that says what it means for a run; beside them the message texts
 // that decide between memory, disk and the rest. The rules `k8s.reason_*` in rules/k8s.ts read a line
-// through this table; the narrower rules (k8s.image_pull, k8s.container_start, k8s.evicted,
-// k8s.preempted, host.oom_killer, host.evicted_memory, disk.ephemeral_storage, …) keep the wordings they
-// had and stay first where both match (the vocabulary rules are weaker).
+// through this table; the narrower rules (k8s.image_pull, k8s.container_start, k8s.unschedulable,
+// k8s.evicted, host.oom_killer, host.evicted_memory, disk.ephemeral_storage, …) keep the wordings they
+// had: an entry one of them reads in every place the patterns below would carries `readBy` and builds no
+// pattern, and where they read only some of those places (Evicted, DeadlineExceeded) they stay first
+// (the vocabulary rules are weaker).
 //
 // Sources (kubernetes/kubernetes, read through the code index): pkg/kubelet/events/event.go at 819ecd4
 // (container, pod, image, kubelet, image-manager, probe, pod-worker, config and lifecycle-hook event
@@ -37,6 +39,7 @@
 // CrashLoopBackOff: …`, `container start failed: CreateContainerConfigError: …`, `"Event occurred" …
 // reason="FailedScheduling"`), and API objects as JSON/YAML or a client's repr (`"reason": "Evicted"`,
 // `'reason': 'OOMKilled'`).
+import type { FailureClass } from '../taxonomy.js';
 
 /**
  * What a reason says about the run:
@@ -69,38 +72,49 @@
  */
 export type K8sReasonGroup = 'image' | 'start' | 'admission' | 'spec' | 'config' | 'evicted' | 'oom' | 'disk' | 'killed' | 'node' | 'probe' | 'restart' | 'skip';
 
-/** [reason constant as written, producer, the message it comes with ('%s' for a value; '' if none or varied), group]. */
-export const K8S_REASONS: readonly (readonly [string, string, string, K8sReasonGroup])[] = [
+/**
+ * An entry a narrower rule already reads in every place these patterns would (rules/pkg-vocab.ts's
+ * `readBy` convention): that rule and the class it gives. No line pattern is built from it, so a line has
+ * one rule for it; its group stays, for the reason as a structured bundle records it (k8s/pods.json,
+ * rules/facts.ts), where the narrower rule's facts do not cover every kind of record.
+ */
+export interface K8sReadBy {
+  rule: string;
+  class: FailureClass;
+}
+
+/** [reason constant as written, producer, the message it comes with ('%s' for a value; '' if none or varied), group, readBy]. */
+export const K8S_REASONS: readonly (readonly [string, string, string, K8sReasonGroup, K8sReadBy?])[] = [
   // ── container waiting reasons: images (pkg/kubelet/images/types.go, kuberuntime CRI pull) ──
-  ['ErrImagePull', 'kubelet images', 'Failed to pull image %q: %v', 'image'],
-  ['ImagePullBackOff', 'kubelet images', 'Back-off pulling image %q', 'image'],
-  ['ImageInspectError', 'kubelet images', 'Failed to inspect image %q: %v', 'image'],
-  ['ErrImageNeverPull', 'kubelet images', 'Container image %q is not present with pull policy of Never', 'image'],
-  ['RegistryUnavailable', 'kubelet images / kuberuntime', '', 'image'],
-  ['InvalidImageName', 'kubelet images', 'Failed to apply default image tag %q: couldn\'t parse image name %q: %v', 'image'],
-  ['SignatureValidationFailed', 'kuberuntime (CRI pull)', '', 'image'],
+  ['ErrImagePull', 'kubelet images', 'Failed to pull image %q: %v', 'image', { rule: 'k8s.image_pull', class: 'sandbox.failure' }],
+  ['ImagePullBackOff', 'kubelet images', 'Back-off pulling image %q', 'image', { rule: 'k8s.image_pull', class: 'sandbox.failure' }],
+  ['ImageInspectError', 'kubelet images', 'Failed to inspect image %q: %v', 'image', { rule: 'k8s.image_pull', class: 'sandbox.failure' }],
+  ['ErrImageNeverPull', 'kubelet images', 'Container image %q is not present with pull policy of Never', 'image', { rule: 'k8s.image_pull', class: 'sandbox.failure' }],
+  ['RegistryUnavailable', 'kubelet images / kuberuntime', '', 'image', { rule: 'k8s.image_pull', class: 'sandbox.failure' }],
+  ['InvalidImageName', 'kubelet images', 'Failed to apply default image tag %q: couldn\'t parse image name %q: %v', 'image', { rule: 'k8s.image_pull', class: 'sandbox.failure' }],
+  ['SignatureValidationFailed', 'kuberuntime (CRI pull)', '', 'image', { rule: 'k8s.image_pull', class: 'sandbox.failure' }],
   // ── container waiting reasons: creating and starting (kuberuntime_container.go, container/sync_result.go) ──
   ['ContainerCreating', 'kuberuntime', '', 'skip'],
   ['PodInitializing', 'kuberuntime', '', 'skip'],
-  ['CreateContainerConfigError', 'kuberuntime_container.go', 'Error: %v', 'start'],
-  ['PreCreateHookError', 'kuberuntime_container.go', '', 'start'],
-  ['CreateContainerError', 'kuberuntime_container.go', 'Error: %v', 'start'],
-  ['PreStartHookError', 'kuberuntime_container.go', '', 'start'],
-  ['PostStartHookError', 'kuberuntime_container.go', '', 'start'],
-  ['RunContainerError', 'container/sync_result.go', '', 'start'],
-  ['CreatePodSandboxError', 'container/sync_result.go', '', 'start'],
-  ['ConfigPodSandboxError', 'container/sync_result.go', '', 'start'],
+  ['CreateContainerConfigError', 'kuberuntime_container.go', 'Error: %v', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
+  ['PreCreateHookError', 'kuberuntime_container.go', '', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
+  ['CreateContainerError', 'kuberuntime_container.go', 'Error: %v', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
+  ['PreStartHookError', 'kuberuntime_container.go', '', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
+  ['PostStartHookError', 'kuberuntime_container.go', '', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
+  ['RunContainerError', 'container/sync_result.go', '', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
+  ['CreatePodSandboxError', 'container/sync_result.go', '', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
+  ['ConfigPodSandboxError', 'container/sync_result.go', '', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
   ['CrashLoopBackOff', 'container/sync_result.go', 'back-off %s restarting failed container=%s pod=%s', 'restart'],
   ['KillContainerError', 'container/sync_result.go', '', 'skip'],
   ['KillPodSandboxError', 'container/sync_result.go', '', 'skip'],
   ['ResizePodInPlaceError', 'container/sync_result.go', '', 'skip'],
   ['RemoveContainerError', 'container/sync_result.go', '', 'skip'],
   // ── container terminated reasons (the runtime's: containerd/CRI-O/dockershim) ──
-  ['OOMKilled', 'container runtime', '', 'oom'],
+  ['OOMKilled', 'container runtime', '', 'oom', { rule: 'host.oom_killer', class: 'host.oom' }],
   ['Error', 'container runtime', '', 'skip'],
   ['Completed', 'container runtime', '', 'skip'],
-  ['ContainerCannotRun', 'dockershim', '', 'start'],
-  ['StartError', 'containerd CRI', '', 'start'],
+  ['ContainerCannotRun', 'dockershim', '', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
+  ['StartError', 'containerd CRI', '', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
   ['ContainerStatusUnknown', 'kubelet status', 'The container could not be located when the pod was terminated', 'skip'],
   // ── Pod status reasons ──
   ['Evicted', 'kubelet eviction/helpers.go', 'The node was low on resource: %v. ', 'evicted'],
@@ -110,7 +124,7 @@ export const K8S_REASONS: readonly (readonly [string, string, string, K8sReasonG
   ['Shutdown', 'kubelet nodeshutdown (v1.21)', 'Node is shutting, evicting pods', 'killed'],
   ['NodeShutdown', 'kubelet nodeshutdown (admission)', 'Pod was rejected as the node is shutting down.', 'admission'],
   ['NodeLost', 'node lifecycle controller', 'Node %v which was running pod %v is unresponsive', 'killed'],
-  ['UnexpectedAdmissionError', 'kubelet lifecycle/predicate.go', 'Update plugin resources failed due to %v, which is unexpected.', 'admission'],
+  ['UnexpectedAdmissionError', 'kubelet lifecycle/predicate.go', 'Update plugin resources failed due to %v, which is unexpected.', 'admission', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
   ['InvalidNodeInfo', 'kubelet lifecycle/predicate.go', 'Kubelet cannot get node info.', 'admission'],
   ['UnknownReason', 'kubelet lifecycle/predicate.go', 'GeneralPredicates failed due to unknown reason, which is unexpected.', 'admission'],
   ['UnexpectedPredicateFailureType', 'kubelet lifecycle/predicate.go', 'GeneralPredicates failed due to %v, which is unexpected.', 'admission'],
@@ -143,7 +157,7 @@ export const K8S_REASONS: readonly (readonly [string, string, string, K8sReasonG
   ['ExceededGracePeriod', 'kubelet events', '', 'skip'],
   ['FailedKillPod', 'kubelet events', '', 'skip'],
   ['FailedCreatePodContainer', 'kubelet events', 'unable to ensure pod container exists: %v', 'start'],
-  ['NetworkNotReady', 'kubelet events', 'network is not ready: %v', 'start'],
+  ['NetworkNotReady', 'kubelet events', 'network is not ready: %v', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
   ['Pulling', 'kubelet events', 'Pulling image %q', 'skip'],
   ['Pulled', 'kubelet events', 'Successfully pulled image %q', 'skip'],
   ['InspectFailed', 'kubelet events', 'Failed to apply default image tag %q: %v', 'image'],
@@ -152,9 +166,9 @@ export const K8S_REASONS: readonly (readonly [string, string, string, K8sReasonG
   ['NodeSchedulable', 'kubelet events', '', 'skip'],
   ['NodeNotSchedulable', 'kubelet events', 'Node %s status is now: NodeNotSchedulable', 'node'],
   ['Starting', 'kubelet events', 'Starting kubelet.', 'skip'],
-  ['KubeletSetupFailed', 'kubelet events', '', 'start'],
-  ['FailedAttachVolume', 'kubelet events', '', 'start'],
-  ['FailedMount', 'kubelet events', 'MountVolume.SetUp failed for volume %q : %v', 'start'],
+  ['KubeletSetupFailed', 'kubelet events', '', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
+  ['FailedAttachVolume', 'kubelet events', '', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
+  ['FailedMount', 'kubelet events', 'MountVolume.SetUp failed for volume %q : %v', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
   ['VolumeResizeFailed', 'kubelet events', '', 'start'],
   ['FileSystemResizeFailed', 'kubelet events', '', 'start'],
   ['FailedMapVolume', 'kubelet events', '', 'start'],
@@ -167,19 +181,19 @@ export const K8S_REASONS: readonly (readonly [string, string, string, K8sReasonG
   ['FailedNodeAllocatableEnforcement', 'kubelet events', '', 'node'],
   ['NodeAllocatableEnforced', 'kubelet events', '', 'skip'],
   ['SandboxChanged', 'kubelet events', 'Pod sandbox changed, it will be killed and re-created.', 'skip'],
-  ['FailedCreatePodSandBox', 'kubelet events', 'Failed to create pod sandbox: %v', 'start'],
+  ['FailedCreatePodSandBox', 'kubelet events', 'Failed to create pod sandbox: %v', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
   ['FailedPodSandBoxStatus', 'kubelet events', '', 'start'],
   ['FailedMountOnFilesystemMismatch', 'kubelet events', '', 'start'],
   ['InvalidDiskCapacity', 'kubelet image manager', 'invalid capacity %d on image filesystem', 'node'],
-  ['FreeDiskSpaceFailed', 'kubelet image manager', 'Failed to garbage collect required amount of images. …', 'disk'],
+  ['FreeDiskSpaceFailed', 'kubelet image manager', 'Failed to garbage collect required amount of images. …', 'disk', { rule: 'disk.ephemeral_storage', class: 'disk.full' }],
   ['Unhealthy', 'kubelet prober', '%s probe failed: %s', 'probe'],
   ['ProbeWarning', 'kubelet prober', '%s probe warning: %s', 'skip'],
   ['FailedSync', 'kubelet pod workers', 'error determining status: %v', 'skip'],
   ['FailedValidation', 'kubelet config', 'Error validating pod %s from %s, ignoring: %v', 'config'],
-  ['FailedPostStartHook', 'kubelet lifecycle hooks', 'PostStartHook failed', 'start'],
+  ['FailedPostStartHook', 'kubelet lifecycle hooks', 'PostStartHook failed', 'start', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
   ['FailedPreStopHook', 'kubelet lifecycle hooks', 'PreStopHook failed', 'skip'],
   ['UnfinishedPreStopHook', 'kubelet lifecycle hooks (v1.7)', '', 'skip'],
-  ['HostPortConflict', 'kubelet events (v1.7)', '', 'admission'],
+  ['HostPortConflict', 'kubelet events (v1.7)', '', 'admission', { rule: 'k8s.container_start', class: 'sandbox.failure' }],
   ['NodeSelectorMismatching', 'kubelet events (v1.7)', '', 'admission'],
   ['InsufficientFreeCPU', 'kubelet events (v1.7)', '', 'admission'],
   ['InsufficientFreeMemory', 'kubelet events (v1.7)', '', 'admission'],
@@ -188,14 +202,14 @@ export const K8S_REASONS: readonly (readonly [string, string, string, K8sReasonG
   ['NodeHasSufficientMemory', 'kubelet nodestatus', '', 'skip'],
   ['NodeHasInsufficientMemory', 'kubelet nodestatus', 'Node %s status is now: NodeHasInsufficientMemory', 'oom'],
   ['NodeHasNoDiskPressure', 'kubelet nodestatus', '', 'skip'],
-  ['NodeHasDiskPressure', 'kubelet nodestatus', 'Node %s status is now: NodeHasDiskPressure', 'disk'],
+  ['NodeHasDiskPressure', 'kubelet nodestatus', 'Node %s status is now: NodeHasDiskPressure', 'disk', { rule: 'disk.ephemeral_storage', class: 'disk.full' }],
   ['NodeHasSufficientPID', 'kubelet nodestatus', '', 'skip'],
   ['NodeHasInsufficientPID', 'kubelet nodestatus', 'Node %s status is now: NodeHasInsufficientPID', 'node'],
   ['EvictionThresholdMet', 'kubelet eviction_manager.go', 'Attempting to reclaim %s', 'node'],
   ['OOMKilling', 'node-problem-detector kernel monitor', 'Memory cgroup out of memory: Killed process %d (%s) …', 'oom'],
   // ── scheduler and controllers ──
   ['Scheduled', 'kube-scheduler', 'Successfully assigned %s to %s', 'skip'],
-  ['FailedScheduling', 'kube-scheduler', '0/%d nodes are available: %s', 'admission'],
+  ['FailedScheduling', 'kube-scheduler', '0/%d nodes are available: %s', 'admission', { rule: 'k8s.unschedulable', class: 'sandbox.failure' }],
   ['Preempted', 'kube-scheduler preemption', 'Preempted by pod %s on node %s', 'killed'],
   ['TaintManagerEviction', 'taint-eviction-controller', 'Marking for deletion Pod %s', 'killed'],
   ['BackoffLimitExceeded', 'job-controller', 'Job has reached the specified backoff limit', 'restart'],
@@ -213,16 +227,16 @@ export const K8S_REASONS: readonly (readonly [string, string, string, K8sReasonG
  * Message texts that decide what a reason meant (matched anywhere on the line, they are the producers'
  * literal words): [producer, text, group].
  */
-export const K8S_MESSAGES: readonly (readonly [string, string, K8sReasonGroup])[] = [
-  ['eviction/helpers.go nodeLowMessageFmt', 'The node was low on resource: memory', 'oom'],
-  ['eviction/helpers.go nodeLowMessageFmt', 'The node was low on resource: ephemeral-storage', 'disk'],
+export const K8S_MESSAGES: readonly (readonly [string, string, K8sReasonGroup, K8sReadBy?])[] = [
+  ['eviction/helpers.go nodeLowMessageFmt', 'The node was low on resource: memory', 'oom', { rule: 'host.evicted_memory', class: 'host.oom' }],
+  ['eviction/helpers.go nodeLowMessageFmt', 'The node was low on resource: ephemeral-storage', 'disk', { rule: 'disk.ephemeral_storage', class: 'disk.full' }],
   ['eviction/helpers.go nodeLowMessageFmt (nodefs.inodesFree)', 'The node was low on resource: inodes', 'disk'],
-  ['eviction/helpers.go nodeLowMessageFmt', 'The node was low on resource: pids', 'evicted'],
-  ['eviction/helpers.go nodeConditionMessageFmt', 'The node had condition: [MemoryPressure]', 'oom'],
-  ['eviction/helpers.go nodeConditionMessageFmt', 'The node had condition: [DiskPressure]', 'disk'],
+  ['eviction/helpers.go nodeLowMessageFmt', 'The node was low on resource: pids', 'evicted', { rule: 'k8s.evicted', class: 'sandbox.failure' }],
+  ['eviction/helpers.go nodeConditionMessageFmt', 'The node had condition: [MemoryPressure]', 'oom', { rule: 'host.evicted_memory', class: 'host.oom' }],
+  ['eviction/helpers.go nodeConditionMessageFmt', 'The node had condition: [DiskPressure]', 'disk', { rule: 'disk.ephemeral_storage', class: 'disk.full' }],
   ['eviction/helpers.go nodeConditionMessageFmt', 'The node had condition: [PIDPressure]', 'evicted'],
   ['eviction/helpers.go containerEphemeralStorageMessageFmt', 'exceeded its local ephemeral storage limit', 'disk'],
-  ['eviction/helpers.go podEphemeralStorageMessageFmt', 'Pod ephemeral local storage usage exceeds the total limit of containers', 'disk'],
+  ['eviction/helpers.go podEphemeralStorageMessageFmt', 'Pod ephemeral local storage usage exceeds the total limit of containers', 'disk', { rule: 'disk.ephemeral_storage', class: 'disk.full' }],
   ['eviction/helpers.go emptyDirMessageFmt', 'Usage of EmptyDir volume', 'disk'],
   ['eviction_manager.go EvictionThresholdMet', 'Attempting to reclaim memory', 'oom'],
   ['eviction_manager.go EvictionThresholdMet', 'Attempting to reclaim ephemeral-storage', 'disk'],
@@ -234,10 +248,10 @@ export const K8S_MESSAGES: readonly (readonly [string, string, K8sReasonGroup])[
   ['lifecycle/predicate.go', 'GeneralPredicates failed due to', 'admission'],
   ['lifecycle/predicate.go', "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label", 'spec'],
   ['lifecycle/predicate.go', "Failed to admit pod as the OS field doesn't match node OS", 'spec'],
-  ['nodeshutdown (≥ v1.22)', 'Pod was terminated in response to imminent node shutdown.', 'killed'],
+  ['nodeshutdown (≥ v1.22)', 'Pod was terminated in response to imminent node shutdown.', 'killed', { rule: 'host.scheduler_kill', class: 'host.killed' }],
   ['nodeshutdown (v1.21)', 'Node is shutting, evicting pods', 'killed'],
   ['nodeshutdown (admission)', 'Pod was rejected as the node is shutting down.', 'admission'],
-  ['active_deadline.go', 'Pod was active on the node longer than the specified deadline', 'killed'],
+  ['active_deadline.go', 'Pod was active on the node longer than the specified deadline', 'killed', { rule: 'host.scheduler_kill', class: 'host.killed' }],
   ['images', 'is not present with pull policy of Never', 'image'],
   ['images', "couldn't parse image name", 'image'],
   ['apiserver ResourceQuota admission (FailedCreate)', 'exceeded quota: ', 'config'],
@@ -255,8 +269,8 @@ const alt = (xs: readonly string[]): string => [...xs].sort((a, b) => b.length -
  * Terminated, Rebooted) counts only there.
  */
 export function k8sReasonPatterns(groups: readonly K8sReasonGroup[]): RegExp[] {
-  const names = alt(K8S_REASONS.filter((r) => groups.includes(r[3])).map((r) => r[0]));
-  const texts = K8S_MESSAGES.filter((r) => groups.includes(r[2])).map((r) => r[1]);
+  const names = alt(K8S_REASONS.filter((r) => groups.includes(r[3]) && !r[4]).map((r) => r[0]));
+  const texts = K8S_MESSAGES.filter((r) => groups.includes(r[2]) && !r[3]).map((r) => r[1]);
   const out: RegExp[] = [];
   if (names) {
     out.push(new RegExp(`\\b[Rr]eason\\W{1,40}(${names})(?![\\w/.-])`));

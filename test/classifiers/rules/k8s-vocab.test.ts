@@ -3,7 +3,7 @@
 // message text through its line, the skip entries decide nothing, a reason that is an ordinary word counts
 // only in a reason's place, and a restart or a node's trouble gives way to the cause in the same bundle.
 import { describe, expect, it } from 'vitest';
-import { K8S_MESSAGES, K8S_REASONS, type K8sReasonGroup } from '../../../src/classifiers/rules/k8s-vocab.js';
+import { K8S_MESSAGES, K8S_REASONS, type K8sReasonGroup, k8sReasonPatterns } from '../../../src/classifiers/rules/k8s-vocab.js';
 import { classifyFiles, classifyText } from '../helpers.js';
 
 const cls = (text: string) => classifyText(text).class;
@@ -62,6 +62,29 @@ describe('every reason constant, where kubectl and the API print a reason', () =
     expect(cls('E1201 10:00:00.000000    4711 pod_workers.go:1298] "Error syncing pod, skipping" err="failed to \\"StartContainer\\" for \\"main\\" with CreatePodSandboxError: \\"sandbox setup failed\\""')).toBe('sandbox.failure');
     expect(cls('  Warning  Failed  3s  kubelet  Error: SignatureValidationFailed')).toBe('sandbox.failure');
     expect(cls('sandbox-7   0/1     Init:ConfigPodSandboxError   0          40s')).toBe('sandbox.failure');
+  });
+});
+
+describe('the entries a narrower rule reads (readBy)', () => {
+  // One wording, one rule: no k8s.reason_* pattern reads them, the named rule does, with the class the entry records.
+  const ALL_PATTERNS = k8sReasonPatterns(Object.keys(CLASS) as K8sReasonGroup[]);
+  const rows = [
+    ...K8S_REASONS.filter((r) => r[4]).flatMap(([reason, source, , , by]) => [
+      [reason, `    Reason:       ${reason}`, by!] as const,
+      [reason, `      "reason": "${reason}",`, by!] as const,
+      ...(isEvent(source) ? [[reason, `  Warning  ${reason}  12s (x3 over 50s)  kubelet  see the Pod's events`, by!] as const] : []),
+    ]),
+    ...K8S_MESSAGES.filter((r) => r[3]).map(([, text, , by]) => [text, `  Message:  ${text}. Threshold quantity: 5%, available: 1%.`, by!] as const),
+  ];
+  it('marks the scheduler\'s FailedScheduling as k8s.unschedulable\'s', () => {
+    expect(K8S_REASONS.find(([r]) => r === 'FailedScheduling')?.[4]?.rule).toBe('k8s.unschedulable');
+  });
+  it.each(rows)('%s: %s', (_n, line, by) => {
+    const d = classifyText(line);
+    expect(d.class).toBe(by.class);
+    expect(d.evidence[0]?.rule).toBe(by.rule);
+    // The evidence keeps one rule per line, so the vocabulary's own patterns are what must not match.
+    expect(ALL_PATTERNS.filter((re) => re.test(line))).toEqual([]);
   });
 });
 
