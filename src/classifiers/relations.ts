@@ -306,10 +306,11 @@ export const SYMPTOMS: SymptomMechanism[] = [
   {
     // The scheduler leaves a Pod Pending while one of its claims is unbound ("pod has unbound immediate
     // PersistentVolumeClaims"); the PersistentVolume controller's own event on the claim says why (no
-    // volume and no StorageClass for it: FailedBinding), and that is the Pod spec's.
+    // volume and no StorageClass for it: FailedBinding), and that is the Pod spec's. The scheduler's line
+    // is k8s.unschedulable's alone (FailedScheduling is `readBy` it in rules/k8s-vocab.ts).
     id: 'unbound-claim',
     source: 'kube-scheduler volumebinding plugin ("0/N nodes are available: pod has unbound immediate PersistentVolumeClaims"), PersistentVolume controller pkg/controller/volume/persistentvolume/pv_controller.go (FailedBinding "no persistent volumes available for this claim and no storage class is set")',
-    symptomRules: ['k8s.unschedulable', 'k8s.reason_sandbox'],
+    symptomRules: ['k8s.unschedulable'],
     wording: [/unbound immediate PersistentVolumeClaims/],
     causes: [{ classes: ['config.error'], order: 'any', fromRules: ['k8s.reason_config'] }],
     consequence: "The scheduler's \"unbound immediate PersistentVolumeClaims\" is its consequence: the Pod waits on a claim that nothing can bind.",
