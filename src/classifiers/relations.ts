@@ -163,6 +163,12 @@ const PROCESS_ENDERS: FailureClass[] = ['cuda.oom', 'cuda.error', 'host.oom', 'd
 /** Every failure class a signal can name (outcomes are not failures of a process). */
 const ANY_FAILURE: FailureClass[] = [...PROCESS_ENDERS, 'host.killed', 'user.code_error', 'config.error', 'ray.crash', 'network.error', 'gateway.4xx', 'gateway.5xx', 'api.timeout', 'sandbox.failure', 'image.build_failure', 'agent.setup_failure', 'verifier.failure', 'job.stall'];
 
+/**
+ * How far above a build step's failure line its own output reaches (build-fetch-failed): the plain
+ * progress replay (10 lines) and a RUN instruction of a few dozen lines with its frame, with room to spare.
+ */
+const BUILD_STEP_LINES = 50;
+
 export const SYMPTOMS: SymptomMechanism[] = [
   {
     id: 'engine-dead',
@@ -366,8 +372,10 @@ export const SYMPTOMS: SymptomMechanism[] = [
     source: 'apt apt-pkg/update.cc ("Some index files failed to download…" as a warning) then apt-private/private-cacheset.cc ("Package \'%s\' has no installation candidate") and apt-pkg/cacheset.cc ("Unable to locate package %s"); pip resolution/resolvelib/factory.py ("Could not find a version that satisfies the requirement %s (from versions: none)") after its vendored urllib3 retries; uv, conda the same way (rules/pkg-vocab.ts groups missing, conflict)',
     symptomRules: ['pkg.unresolved', 'pkg.agent_install', 'agent.install_step_failed'],
     wording: PKG_ERRORS.filter((x) => x.group === 'missing' || x.group === 'conflict').map((x) => x.template),
+    // Both in the install's own file: a network error another process logged (a client's Hub download, an
+    // apt warning in another log) says nothing about this index.
     causes: [
-      { classes: ['network.error'], order: 'before', minStrength: 40 },
+      { classes: ['network.error'], order: 'before', minStrength: 40, sameFile: true },
       { classes: ['network.error'], order: 'before', withinLines: 12 },
     ],
     consequence: 'The packages reported missing after it are its consequence: the package index could not be fetched, so the install found no candidate.',
@@ -377,11 +385,19 @@ export const SYMPTOMS: SymptomMechanism[] = [
     // step) exits non-zero, and BuildKit or the classic builder reports the step: the build failing is the
     // symptom (TAXONOMY: a network failure while fetching is network.error, inside a build too). Only a
     // failure, not a retry note the tool recovered from (≥ 40).
+    // Only a RUN step's exit: a COPY whose source is not there ("failed to compute cache key: … not found"),
+    // a Dockerfile error or a registry refusal fetched nothing. And only a fetch in the step's own output,
+    // which sits just above its failure line in the build's log: BuildKit's plain progress prints the
+    // step's lines, then "#N ERROR: process … did not complete successfully", then replays the step's last
+    // 10 lines (progressui printer.go logsBufferSize) and the instruction's Dockerfile lines with up to 4
+    // around them (solver/errdefs/source.go Source.Print) before "ERROR: failed to solve"; the classic
+    // builder prints "returned a non-zero code" right after the step's output. A fetch further up, or in
+    // another file, was another step's (apt survives a failed update with its cached lists).
     id: 'build-fetch-failed',
-    source: 'BuildKit ("failed to solve: process \"/bin/sh -c …\" did not complete successfully: exit code: N", "ERROR [stage N/M] RUN …"), the classic builder ("The command \'/bin/sh -c …\' returned a non-zero code: N"), after the fetch of that step failed on the network (rules/pkg.ts pkg.fetch_network, network.ts)',
+    source: 'BuildKit ("failed to solve: process \"/bin/sh -c …\" did not complete successfully: exit code: N", before v0.11 "executor failed running [/bin/sh -c …]: exit code: N"), the classic builder ("The command \'/bin/sh -c …\' returned a non-zero code: N"), buildah ("building at STEP \"RUN …\""), after the fetch of that step failed on the network (rules/pkg.ts pkg.fetch_network, network.ts)',
     symptomRules: ['build.failed'],
-    wording: [/\S/],
-    causes: [{ classes: ['network.error'], order: 'before', minStrength: 40 }],
+    wording: [/did not complete successfully: exit code: \d+/, /returned a non-zero code: \d+/, /executor failed running \[/, /[Bb]uilding at STEP "RUN /],
+    causes: [{ classes: ['network.error'], order: 'before', minStrength: 40, sameFile: true, withinLines: BUILD_STEP_LINES }],
     consequence: 'The build step failing after it is its consequence: the step could not fetch what it installs.',
   },
   {

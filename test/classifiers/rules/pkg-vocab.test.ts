@@ -3,6 +3,7 @@
 // step, an agent's install), and the fetch failure that explains a package "not found" and a failed build.
 import { describe, expect, it } from 'vitest';
 import { CURL_CODES, PKG_ERRORS, type PkgError, type PlacedGroup } from '../../../src/classifiers/rules/pkg-vocab.js';
+import { classifyBundle } from '../../../src/classifiers/index.js';
 import { classifyText } from '../helpers.js';
 
 const cls = (text: string, path?: string) => classifyText(text, path).class;
@@ -166,6 +167,82 @@ describe('where the line was printed, and what it follows', () => {
       "The command '/bin/sh -c apt-get update -qq && apt-get install -y cmake g++ git' returned a non-zero code: 100",
     ].join('\n');
     expect(cls(log)).toBe('network.error');
+  });
+
+  it('a COPY whose source is not there is the build, whatever apt warned about before it (BuildKit plain progress)', () => {
+    const log = [
+      '#5 [base 2/6] RUN apt-get update && apt-get install -y git',
+      "#5 1.204 W: Failed to fetch http://archive.ubuntu.com/ubuntu/dists/jammy-backports/InRelease  Temporary failure resolving 'archive.ubuntu.com'",
+      '#5 1.210 W: Some index files failed to download. They have been ignored, or old ones used instead.',
+      '#5 3.802 Setting up git (1:2.34.1-1ubuntu1.11) ...',
+      '#5 DONE 4.1s',
+      '',
+      '#6 [base 3/6] COPY requirements.txt /workspace/',
+      '#6 ERROR: failed to calculate checksum of ref 0b7c1d2e-3f4a-4b5c-8d6e-7f8a9b0c1d2e::x4k2m9q8r7s6t5u4v3w2y1z0a: "/requirements.txt": not found',
+      '------',
+      ' > [base 3/6] COPY requirements.txt /workspace/:',
+      '------',
+      'Dockerfile:12',
+      '--------------------',
+      '  10 |     RUN apt-get update && apt-get install -y git',
+      '  11 |     ',
+      '  12 | >>> COPY requirements.txt /workspace/',
+      '  13 |     RUN pip install -r /workspace/requirements.txt',
+      '  14 |     ',
+      '--------------------',
+      'ERROR: failed to solve: failed to compute cache key: failed to calculate checksum of ref 0b7c1d2e-3f4a-4b5c-8d6e-7f8a9b0c1d2e::x4k2m9q8r7s6t5u4v3w2y1z0a: "/requirements.txt": not found',
+    ].join('\n');
+    expect(cls(log)).toBe('image.build_failure');
+  });
+
+  it("another file's network error explains neither a build nor a missing package", () => {
+    const fetch = [
+      '2026-11-30 10:00:00 + apt-get update',
+      "2026-11-30 10:00:01 W: Failed to fetch http://archive.ubuntu.com/ubuntu/dists/jammy/InRelease  Temporary failure resolving 'archive.ubuntu.com'",
+      '2026-11-30 10:00:01 W: Some index files failed to download. They have been ignored, or old ones used instead.',
+    ].join('\n');
+    const copy = '2026-11-30 10:05:00 ERROR: failed to solve: failed to compute cache key: failed to calculate checksum of ref 0b7c1d2e-3f4a-4b5c-8d6e-7f8a9b0c1d2e::x4k2m9q8r7s6t5u4v3w2y1z0a: "/requirements.txt": not found';
+    const run = '2026-11-30 10:05:00 ERROR: failed to solve: process "/bin/sh -c pip install flash-attn --no-build-isolation" did not complete successfully: exit code: 1';
+    const two = (a: string, b: string) => classifyBundle({ files: new Map([['logs/fetch.log', fetch], [a, b]]) }).class;
+    expect(two('logs/build.log', copy)).toBe('image.build_failure');
+    expect(two('logs/build.log', run)).toBe('image.build_failure');
+    // An unrelated Hugging Face download in a client's log, before the setup's typo.
+    const client = "2026-11-30 10:00:00 requests.exceptions.ConnectionError: (MaxRetryError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /api/models/Qwen/Qwen2.5-7B-Instruct (Caused by NewConnectionError('<urllib3.connection.HTTPSConnection object at 0x7f2a3c1d9e50>: Failed to establish a new connection: [Errno 101] Network is unreachable'))\"), '(Request ID: 5c7e1a2b)')";
+    const setup = ['2026-11-30 10:05:00 + apt-get install -y libfoo-typo', '2026-11-30 10:05:01 Reading package lists...', '2026-11-30 10:05:01 E: Unable to locate package libfoo-typo'].join('\n');
+    expect(classifyBundle({ files: new Map([['logs/client.log', client], ['logs/setup.log', setup]]) }).class).toBe('config.error');
+  });
+
+  it("a fetch in the failing step's own output explains it; one many lines up, in an earlier step, does not", () => {
+    const warned = [
+      '#5 [base 2/6] RUN apt-get update && apt-get install -y git',
+      "#5 1.204 W: Failed to fetch http://archive.ubuntu.com/ubuntu/dists/jammy-backports/InRelease  Temporary failure resolving 'archive.ubuntu.com'",
+      '#5 DONE 4.1s',
+    ];
+    const collecting = Array.from({ length: 60 }, (_, i) => `#8 ${(2 + i / 10).toFixed(3)} Collecting pkg${i}==1.0 (from -r requirements.txt (line ${i + 1}))`);
+    const failed = [
+      '#8 41.20 ERROR: Failed building wheel for flash-attn',
+      '#8 ERROR: process "/bin/sh -c pip install -r requirements.txt" did not complete successfully: exit code: 1',
+      'ERROR: failed to solve: process "/bin/sh -c pip install -r requirements.txt" did not complete successfully: exit code: 1',
+    ];
+    expect(cls([...warned, '#8 [base 5/6] RUN pip install -r requirements.txt', ...collecting, ...failed].join('\n'))).toBe('image.build_failure');
+    // The same step with its own fetch failing: the network, also from the summary line some 30 lines below.
+    const own = [
+      '#8 [base 5/6] RUN pip install -r requirements.txt',
+      ...collecting.slice(0, 8),
+      "#8 4.912 fatal: unable to access 'https://github.com/Dao-AILab/flash-attention.git/': Could not resolve host: github.com",
+      '#8 ERROR: process "/bin/sh -c pip install -r requirements.txt" did not complete successfully: exit code: 1',
+      '------',
+      ' > [base 5/6] RUN pip install -r requirements.txt:',
+      ...collecting.slice(0, 8).map((l) => l.slice(3)),
+      "4.912 fatal: unable to access 'https://github.com/Dao-AILab/flash-attention.git/': Could not resolve host: github.com",
+      '------',
+      'Dockerfile:20',
+      '--------------------',
+      ...Array.from({ length: 14 }, (_, i) => `  ${18 + i} | >>>     pkg${i} \\`),
+      '--------------------',
+      'ERROR: failed to solve: process "/bin/sh -c pip install -r requirements.txt" did not complete successfully: exit code: 1',
+    ];
+    expect(cls(own.join('\n'))).toBe('network.error');
   });
 
   it('a package the build names that does not exist is the build failing', () => {
