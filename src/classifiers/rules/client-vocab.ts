@@ -48,6 +48,8 @@
 // - botocore 1.43.67 (0e6e240) and undici 8.10.0 (7eb7c8e): see BOTOCORE_ERRORS, AWS_MODEL_APIS and
 //   UNDICI_ERRORS below.
 
+import { STAINLESS_MODULES, type StainlessKind, stainlessClassesOf } from './stainless-vocab.js';
+
 /**
  * What an error says about the run:
  * - status: the server answered an HTTP error status; the status decides (< 500 gateway.4xx, ≥ 500
@@ -106,9 +108,9 @@ const ranged = (producer: ClientProducer, name: string, message: string, fallbac
 
 /** How each producer's classes appear as a qualified name on a line (`openai.RateLimitError`, `aiohttp.client_exceptions.ServerDisconnectedError`); undici (JavaScript) has none. */
 export const PRODUCER_MODULES: Partial<Record<ClientProducer, string>> = {
-  openai: String.raw`openai(?:\._exceptions|\.lib\._old_api)?`,
+  openai: STAINLESS_MODULES.openai,
   'openai<1': String.raw`openai\.error`,
-  anthropic: String.raw`anthropic(?:\._exceptions)?`,
+  anthropic: STAINLESS_MODULES.anthropic,
   httpx: String.raw`httpx(?:\._exceptions)?`,
   httpcore: String.raw`httpcore(?:\._exceptions)?`,
   aiohttp: String.raw`aiohttp(?:\.client_exceptions)?`,
@@ -118,36 +120,16 @@ export const PRODUCER_MODULES: Partial<Record<ClientProducer, string>> = {
   botocore: String.raw`botocore(?:\.exceptions)?`,
 };
 
-// openai-python ≥ 1 and anthropic-sdk-python are generated from one template: the same classes with the
-// same status mapping; anthropic adds 413, 503, 504 and 529.
-const STAINLESS = (p: 'openai' | 'anthropic'): ClientError[] => [
-  e(p, 'APIConnectionError', 'Connection error.', 'connect'),
-  e(p, 'APITimeoutError', p === 'openai' ? 'Request timed out.' : 'Request timed out or interrupted. This could be due to a network timeout, dropped connection, or request cancellation. See https://docs.anthropic.com/en/api/errors#long-requests for more details.', 'timeout'),
-  e(p, 'APIStatusError', 'Error code: N - {}', 'status'),
-  e(p, 'BadRequestError', "Error code: 400 - {'error': {'message': 'Invalid value for temperature', 'type': 'invalid_request_error'}}", 'status', 400),
-  e(p, 'AuthenticationError', "Error code: 401 - {'error': {'message': 'invalid credentials', 'type': 'authentication_error'}}", 'status', 401),
-  e(p, 'PermissionDeniedError', "Error code: 403 - {'error': {'message': 'not allowed', 'type': 'permission_error'}}", 'status', 403),
-  e(p, 'NotFoundError', "Error code: 404 - {'error': {'message': 'model not found', 'type': 'not_found_error'}}", 'status', 404),
-  e(p, 'ConflictError', "Error code: 409 - {'error': {'message': 'conflict'}}", 'status', 409),
-  e(p, 'UnprocessableEntityError', "Error code: 422 - {'detail': 'unprocessable'}", 'status', 422),
-  e(p, 'RateLimitError', "Error code: 429 - {'error': {'message': 'slow down', 'type': 'rate_limit_error'}}", 'status', 429),
-  // ≥ 500 (any 5xx the class below does not take): the message's status decides, 500 when it has none.
-  ranged(p, 'InternalServerError', 'Error code: N - {}', 500),
-  // A 2xx body that fails the SDK's schema: an OpenAI-compatible server or proxy of another version.
-  e(p, 'APIResponseValidationError', 'Data returned by API invalid for expected schema.', 'body'),
-  // Base classes: the message (a client option, an API key) decides, e.g. config.missing_api_key.
-  e(p, p === 'openai' ? 'OpenAIError' : 'AnthropicError', 'The api_key client option must be set', 'skip'),
-];
+/** How client.* reads a Stainless class (stainless-vocab.ts): a parse that met max_tokens is a note, a base class its message's. */
+const STAINLESS_GROUP: Record<StainlessKind, ClientErrorGroup> = { connect: 'connect', timeout: 'timeout', abort: 'echo', status: 'status', body: 'body', length: 'echo', base: 'skip' };
+
+// openai-python ≥ 1 and anthropic-sdk-python are generated from one template (stainless-vocab.ts, which
+// holds their classes, statuses and module paths); the classes either adds of its own follow.
+const STAINLESS = (p: 'openai' | 'anthropic'): ClientError[] =>
+  stainlessClassesOf(p).map((c) => ({ producer: p, name: c.name, message: c.message, group: STAINLESS_GROUP[c.kind], ...(c.status !== undefined ? { status: c.status } : {}), ...(c.fallback !== undefined && c.status === undefined ? { fallback: c.fallback } : {}) }));
 
 export const CLIENT_ERRORS: readonly ClientError[] = [
   ...STAINLESS('openai'),
-  e('openai', 'OAuthError', 'OAuth authentication error.', 'status', 401),
-  // _streaming.py: an `error` event in the SSE stream after a 200: the server failed mid-answer.
-  ranged('openai', 'APIError', 'An error occurred during streaming', 500),
-  // A structured-output parse that met finish_reason "length": the request's max_tokens, not a failure of a server.
-  e('openai', 'LengthFinishReasonError', 'Could not parse response content as the length limit was reached', 'echo'),
-  // finish_reason "content_filter": the provider refused the request, as LiteLLM's ContentPolicyViolationError (400).
-  e('openai', 'ContentFilterFinishReasonError', 'Could not parse response content as the request was rejected by the content filter', 'status', 400),
   e('openai', 'WebSocketConnectionClosedError', 'WebSocket connection closed with unsent messages', 'dropped'),
   e('openai', 'WebSocketQueueFullError', 'send queue is full, message discarded', 'usage'),
   e('openai', 'StreamAlreadyConsumed', '', 'usage'),
@@ -171,10 +153,6 @@ export const CLIENT_ERRORS: readonly ClientError[] = [
   e('openai<1', 'OpenAIError', '<empty message>', 'skip'),
 
   ...STAINLESS('anthropic'),
-  e('anthropic', 'RequestTooLargeError', "Error code: 413 - {'type': 'error', 'error': {'type': 'request_too_large', 'message': 'Request exceeds the maximum allowed number of bytes.'}}", 'status', 413),
-  e('anthropic', 'ServiceUnavailableError', "Error code: 503 - {'type': 'error', 'error': {'type': 'api_error', 'message': 'Service unavailable'}}", 'status', 503),
-  e('anthropic', 'DeadlineExceededError', 'Error code: 504 - upstream request timeout', 'status', 504),
-  e('anthropic', 'OverloadedError', "Error code: 529 - {'type': 'error', 'error': {'type': 'overloaded_error', 'message': 'Overloaded'}}", 'status', 529),
   e('anthropic', 'APIWebhookValidationError', '', 'skip'),
   // Raised by the run's own middleware to ask for a retry; what it wraps decides.
   e('anthropic', 'RetryableError', '', 'skip'),

@@ -51,6 +51,7 @@
 //   "Timeout of Ns exceeded").
 
 import { AGENT_CLI_ERRORS } from './agent-cli-vocab.js';
+import { type StainlessKind, stainlessClassesOf } from './stainless-vocab.js';
 
 /**
  * What an error says about the run:
@@ -151,28 +152,11 @@ const NODE_FETCH: NetError[] = [
   e('node-fetch', 'AbortError', 'The user aborted a request.', 'echo', { generic: true }),
 ];
 
-/** openai-node and anthropic-sdk-typescript (src/core/error.ts): bare class names, message "N body". */
-const STAINLESS_TS: NetError[] = [
-  e('stainless-ts', 'APIConnectionError', 'Connection error.', 'connect'),
-  e('stainless-ts', 'APIConnectionTimeoutError', 'Request timed out.', 'timeout'),
-  e('stainless-ts', 'APIUserAbortError', 'Request was aborted.', 'echo'),
-  e('stainless-ts', 'APIError', 'N status code (no body)', 'status'),
-  e('stainless-ts', 'BadRequestError', '400 Invalid value for temperature', 'status', { status: 400 }),
-  e('stainless-ts', 'AuthenticationError', '401 Incorrect API key provided', 'status', { status: 401 }),
-  e('stainless-ts', 'PermissionDeniedError', '403 Project does not have access to model', 'status', { status: 403 }),
-  e('stainless-ts', 'NotFoundError', '404 The model does not exist', 'status', { status: 404 }),
-  e('stainless-ts', 'ConflictError', '409 conflict', 'status', { status: 409 }),
-  e('stainless-ts', 'UnprocessableEntityError', '422 unprocessable', 'status', { status: 422 }),
-  e('stainless-ts', 'RateLimitError', '429 Rate limit reached', 'status', { status: 429 }),
-  // ≥ 500: the status leads its message.
-  e('stainless-ts', 'InternalServerError', '503 upstream failure', 'status'),
-  e('stainless-ts', 'OAuthError', 'OAuth2 authentication error', 'status', { status: 401 }),
-  e('stainless-ts', 'ContentFilterFinishReasonError', 'Could not parse response content as the request was rejected by the content filter', 'status', { status: 400 }),
-  // finish_reason "length": the request's own max_tokens.
-  e('stainless-ts', 'LengthFinishReasonError', 'Could not parse response content as the length limit was reached', 'echo'),
-  e('stainless-ts', 'OpenAIError', 'Cannot iterate over a consumed stream, use `.tee()` to split the stream.', 'skip'),
-  e('stainless-ts', 'AnthropicError', '', 'skip'),
-];
+/** How netlib.* reads a Stainless class (stainless-vocab.ts): an abort by the caller and a parse that met max_tokens are notes, a base class its message's. */
+const STAINLESS_GROUP: Record<StainlessKind, NetGroup> = { connect: 'connect', timeout: 'timeout', abort: 'echo', status: 'status', body: 'skip', length: 'echo', base: 'skip' };
+
+/** openai-node and anthropic-sdk-typescript (stainless-vocab.ts, producer ts): bare class names, message "N body". */
+const STAINLESS_TS: NetError[] = stainlessClassesOf('ts').map((c) => e('stainless-ts', c.name, c.message, STAINLESS_GROUP[c.kind], c.status !== undefined ? { status: c.status } : {}));
 
 /**
  * How netlib reads each of Codex's model-API errors. Their texts are in agent-cli-vocab.ts, the table of
@@ -208,10 +192,10 @@ function codexApiErrors(): NetError[] {
 
 /** How agent CLIs print a model API failure. */
 const AGENT_CLIS: NetError[] = [
-  // Claude Code: "API Error: <the SDK's message>" (and "API Error (<message>) · Retrying in N seconds…").
-  e('claude-code', 'API Error', 'Connection error.', 'connect'),
-  e('claude-code', 'API Error', 'Request timed out.', 'timeout'),
-  e('claude-code', 'API Error', 'Request was aborted.', 'echo'),
+  // Claude Code: "API Error: <the SDK's message>" (and "API Error (<message>) · Retrying in N seconds…"):
+  // the TypeScript SDK's fixed texts, no connection, its timeout, an abort (its status forms are
+  // gateway.anthropic_error's).
+  ...STAINLESS_TS.filter((x) => ['APIConnectionError', 'APIConnectionTimeoutError', 'APIUserAbortError'].includes(x.name)).map((x) => e('claude-code', 'API Error', x.message, x.group)),
   // Codex: its model-API errors (codex-rs/core/src/error.rs CodexErr), taken from agent-cli-vocab.ts.
   ...codexApiErrors(),
   // Gemini CLI: "[API Error: <@google/genai's message>]".

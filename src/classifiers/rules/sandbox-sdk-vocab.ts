@@ -50,6 +50,8 @@
 //   server API version: …", "Invalid response from docker daemon: key \"ApiVersion\" is missing.",
 //   InvalidVersion "API versions below … are no longer supported by this library.").
 
+import { STAINLESS_MODULES, type StainlessClass, stainlessClassesOf } from './stainless-vocab.js';
+
 /**
  * What an error says about the run:
  * - lost: the sandbox ended or vanished under the run (its lifetime timeout, a termination, a container the
@@ -105,9 +107,33 @@ export const SANDBOX_SDK_MODULES: Record<SandboxSdkProducer, string> = {
   'e2b-js': String.raw`(?<![.\w])`,
   daytona: String.raw`(?:daytona(?:_sdk)?\.(?:common\.)?errors\.|(?<![.\w]))`,
   'daytona-openapi': String.raw`daytona_(?:api|toolbox_api)_client(?:_async)?\.exceptions\.`,
-  runloop: String.raw`runloop_api_client(?:\._exceptions)?\.`,
+  runloop: String.raw`${STAINLESS_MODULES.runloop}\.`,
   docker: String.raw`docker\.errors\.`,
 };
+
+/**
+ * How sandbox.sdk_* reads a Stainless class of Runloop's SDK (stainless-vocab.ts): the provider's API, so
+ * no connection is the provider unreachable, a 4xx the provider refusing the devbox (404: the devbox is
+ * gone), a 5xx or a status the message carries the provider failing, a body that fails the schema the
+ * SDK's version.
+ */
+function runloopGroup(c: StainlessClass): SandboxSdkGroup {
+  switch (c.kind) {
+    case 'connect':
+      return 'unreachable';
+    case 'timeout':
+      return 'api_timeout';
+    case 'status':
+      return c.status === 404 ? 'lost' : c.status !== undefined && c.status < 500 ? 'refused' : 'provider';
+    case 'body':
+      return 'usage';
+    case 'abort':
+    case 'length':
+      return 'echo';
+    case 'base':
+      return 'skip';
+  }
+}
 
 export const SANDBOX_SDK_ERRORS: readonly SandboxSdkError[] = [
   // ── Modal (py/modal/exception.py) ──
@@ -218,19 +244,8 @@ export const SANDBOX_SDK_ERRORS: readonly SandboxSdkError[] = [
 
   // ── Runloop (runloop_api_client/_exceptions.py, Stainless): the sandbox provider's own API ──
   e('runloop', 'RunloopError', 'Devbox entered non-running terminal state: failure', 'provider'),
-  e('runloop', 'APIError', 'Error code: 500', 'provider'),
-  e('runloop', 'APIStatusError', 'Error code: 503 - {}', 'provider'),
-  e('runloop', 'APIResponseValidationError', 'Data returned by API invalid for expected schema.', 'usage'),
-  e('runloop', 'APIConnectionError', 'Connection error.', 'unreachable'),
-  e('runloop', 'APITimeoutError', 'Request timed out.', 'api_timeout'),
-  e('runloop', 'BadRequestError', "Error code: 400 - {'message': 'invalid blueprint'}", 'refused'),
-  e('runloop', 'AuthenticationError', "Error code: 401 - {'message': 'invalid api key'}", 'refused'),
-  e('runloop', 'PermissionDeniedError', "Error code: 403 - {'message': 'forbidden'}", 'refused'),
-  e('runloop', 'NotFoundError', "Error code: 404 - {'message': 'devbox not found'}", 'lost'),
-  e('runloop', 'ConflictError', "Error code: 409 - {'message': 'conflict'}", 'refused'),
-  e('runloop', 'UnprocessableEntityError', "Error code: 422 - {'message': 'unprocessable'}", 'refused'),
-  e('runloop', 'RateLimitError', "Error code: 429 - {'message': 'Too many running devboxes'}", 'refused'),
-  e('runloop', 'InternalServerError', "Error code: 500 - {'message': 'internal error'}", 'provider'),
+  // The Stainless classes (stainless-vocab.ts) in this table's groups (runloopGroup).
+  ...stainlessClassesOf('runloop').map((c) => e('runloop', c.name, c.message, runloopGroup(c))),
 
   // ── docker-py (docker/errors.py) ──
   e('docker', 'DockerException', '', 'skip'),
