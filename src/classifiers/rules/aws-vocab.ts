@@ -2,14 +2,15 @@
 // with the message template it prints, the messages of aws-sdk-js-v3's Node transport and credential
 // chain, and the service error codes a run meets inside a botocore ClientError (or an aws-sdk-js-v3 /
 // aws-sdk-go-v2 service exception): S3 (checkpoints, datasets), Bedrock and SageMaker runtimes (model
-// calls), STS/IAM/SSO (credentials), with the retry tables that say which codes are throttling and which
-// transient. Each entry is in a group that says what it means for a run. The rules of rules/aws.ts read a
-// line through this table; the narrower rules of gateway.ts, network.ts and config.ts (api.request_timeout
-// on `ReadTimeoutError`, network.connection on `ConnectTimeoutError`, network.tls on `SSLError`,
-// gateway.server_error on "Service Unavailable") keep the wordings they had and stay first where both
-// match (they are stronger), and so do client.* (client-vocab.ts) on the botocore lines it reads: a model
-// runtime's ClientError by its service model's status (AWS_MODEL_APIS) and its botocore transport and
-// settings classes (BOTOCORE_ERRORS); the aws.* rules leave those lines to it (the classes agree).
+// calls, with the status each runtime's service model gives its errors: AWS_MODEL_APIS), STS/IAM/SSO
+// (credentials), with the retry tables that say which codes are throttling and which transient. Each entry
+// is in a group that says what it means for a run. This file is the one table of botocore's classes and of
+// the model runtimes' codes. The rules of rules/aws.ts read a line through it, except botocore's HTTP-layer
+// and client-settings classes (BOTOCORE_HTTP_CLASSES), which rules/client.ts reads as it reads the other
+// Python HTTP clients' (in client-vocab.ts's shape: BOTOCORE_ERRORS, derived here); the narrower rules of
+// gateway.ts, network.ts and config.ts (api.request_timeout on `ReadTimeoutError`, network.connection on
+// `ConnectTimeoutError`, network.tls on `SSLError`, gateway.server_error on "Service Unavailable") keep the
+// wordings they had and stay first where both match (they are stronger).
 //
 // Sources (read in each producer's repository):
 // - botocore 1.43.67 (0e6e240): botocore/exceptions.py (every class and its `fmt`; ClientError.MSG_TEMPLATE
@@ -54,6 +55,8 @@
 // - Amazon S3 API Reference, "Error responses" / "List of error codes" (the REST codes and statuses that
 //   S3's model does not list: SlowDown, InternalError, InvalidAccessKeyId, RequestTimeTooSkewed, …) and the
 //   AWS APIs' "Common errors" (IncompleteSignature, MissingAuthenticationToken, RequestExpired, …).
+
+import type { ClientError, ClientErrorGroup } from './client-vocab.js';
 
 /**
  * What an error says about the run (the class it means is in the rules of rules/aws.ts):
@@ -295,6 +298,38 @@ export const AWS_SDK_ERRORS: readonly AwsSdkError[] = [
 ];
 
 /**
+ * botocore's HTTP layer (httpsession.py, endpoint.py, response.py: no connection, a connection broken
+ * mid-request, a timeout) and the settings a client needs before its first request (credentials, region,
+ * profile, a service this botocore knows). rules/client.ts reads these by qualified name with the other
+ * Python HTTP clients' classes (network.error, api.timeout, config.error; a dropped connection gives way to
+ * the server's own failure, peer-gone); `true`: also by the fmt's opening words up to its first field,
+ * without the name (a log that wraps or cuts the endpoint URL after them: "Read timeout on endpoint URL:").
+ * `false`: the fmt opens with a field or its opening words are too plain to name botocore ("Unknown
+ * service: '"), and a line that does not name the class is rules/aws.ts's, by the whole template, as it
+ * reads every other class. The aws.* rules leave a line that names one of these or carries its opening
+ * words (a credential provider that could not reach its endpoint: the HTTP error decides).
+ */
+export const BOTOCORE_HTTP_CLASSES: ReadonlyMap<string, boolean> = new Map([
+  ['HTTPClientError', true], ['ConnectionError', true], ['EndpointConnectionError', true], ['SSLError', true], ['ConnectionClosedError', true], ['ReadTimeoutError', true], ['ConnectTimeoutError', true], ['ProxyConnectionError', true], ['ResponseStreamingError', true], ['IncompleteReadError', false],
+  ['NoCredentialsError', true], ['PartialCredentialsError', true], ['NoAuthTokenError', false], ['NoRegionError', true], ['ProfileNotFound', false], ['UnknownRegionError', false], ['InvalidRegionError', false], ['UnknownServiceError', false],
+]);
+export const isBotocoreHttpClass = (x: AwsSdkError): boolean => x.producer === 'botocore' && BOTOCORE_HTTP_CLASSES.has(x.name);
+/** A fmt's words before its first field, without the opening quote of a quoted field after a colon ('Could not connect to the endpoint URL: "{endpoint_url}"' → 'Could not connect to the endpoint URL:'). */
+const openingWords = (fmt: string): string => fmt.split('{')[0]!.replace(/:\s*"?$/, ':');
+
+/** What an HTTP class's group is in client-vocab.ts's terms: the run's AWS settings are its config group. */
+const CLIENT_GROUP: Partial<Record<AwsGroup, ClientErrorGroup>> = { connect: 'connect', dropped: 'dropped', timeout: 'timeout', credentials: 'config', region: 'config', setup: 'config' };
+
+/** BOTOCORE_HTTP_CLASSES as client-vocab.ts's entries (its ALL_CLIENT_ERRORS holds them): the message is the class's `fmt`, byText its opening words. */
+export const BOTOCORE_ERRORS: readonly ClientError[] = AWS_SDK_ERRORS.filter(isBotocoreHttpClass).map((x) => ({
+  producer: 'botocore',
+  name: x.name,
+  message: x.message,
+  group: CLIENT_GROUP[x.group]!,
+  ...(BOTOCORE_HTTP_CLASSES.get(x.name) ? { byText: openingWords(x.message) } : {}),
+}));
+
+/**
  * The lines of a ParamValidationError's report (botocore validate.py ParamValidationErrorsReport
  * _format_error), one per problem, below the exception line. The run's code passed what the operation does
  * not take (or the code was written for a newer botocore): read as nothing, like the exception line; the
@@ -350,7 +385,7 @@ export const AWS_SERVICE_CODES: readonly AwsServiceCode[] = [
   svc('429', 429, 's3', 'Too Many Requests', 'throttled'),
   // A model still loading (a serverless or multi-model endpoint, a model after an idle period): 429 in
   // bedrock-runtime's and sagemaker-runtime's models, retried by the SDK like a throttle, and read as the
-  // service model's status (client.aws_model_api reads the same; bedrock-agent-runtime models it 424).
+  // service model's status (aws.model_api reads the same; bedrock-agent-runtime models it 424).
   svc('ModelNotReadyException', 429, 'bedrock-runtime bedrock-agent-runtime sagemaker-runtime', 'Model is not ready for inference. Wait and try your request again.', 'throttled'),
 
   // Account quotas.
@@ -503,6 +538,43 @@ export const MODEL_OPERATIONS: ReadonlySet<string> = new Set([
   'InvokeEndpoint', 'InvokeEndpointAsync', 'InvokeEndpointWithResponseStream',
   'InvokeAgent', 'InvokeInlineAgent', 'InvokeFlow', 'RetrieveAndGenerate', 'RetrieveAndGenerateStream', 'Rerank',
 ]);
+
+/**
+ * The model runtimes' service models (botocore/data/<service>/<version>/service-2.json): each service's
+ * operations and its modeled errors with the HTTP status the model gives them (shapes with "exception":
+ * true; event streams name the same errors in lower camel case). A model runtime's ClientError whose code
+ * its model lists is read by that status (aws.model_api), which differs from the code's entry above where
+ * one service models it otherwise (bedrock-agent-runtime's ModelNotReadyException is 424, its
+ * ConflictException 409). ModelTimeoutException (408) is the model not answering in time (api.timeout).
+ * 424 Failed Dependency is the model behind the API failing (ModelErrorException, ModelStreamErrorException,
+ * SageMaker's ModelError: "Model … returned 4xx or 5xx error code"), read as 5xx; InternalStreamFailure and
+ * ModelStreamError have no status in the model: the stream failing on the service side, 5xx. The
+ * operations are every operation of the service (MODEL_OPERATIONS above are those that call a model).
+ */
+export const AWS_MODEL_APIS: readonly { service: string; operations: readonly string[]; errors: Readonly<Record<string, number>> }[] = [
+  {
+    service: 'bedrock-runtime (2023-09-30)',
+    operations: ['ApplyGuardrail', 'Converse', 'ConverseStream', 'CountTokens', 'GetAsyncInvoke', 'InvokeGuardrailChecks', 'InvokeModel', 'InvokeModelWithBidirectionalStream', 'InvokeModelWithResponseStream', 'ListAsyncInvokes', 'StartAsyncInvoke'],
+    errors: { AccessDeniedException: 403, ConflictException: 400, InternalServerException: 500, ModelErrorException: 424, ModelNotReadyException: 429, ModelStreamErrorException: 424, ModelTimeoutException: 408, ResourceNotFoundException: 404, ServiceQuotaExceededException: 400, ServiceUnavailableException: 503, ThrottlingException: 429, ValidationException: 400 },
+  },
+  {
+    service: 'bedrock-agent-runtime (2023-07-26)',
+    operations: ['AgenticRetrieveStream', 'GenerateQuery', 'InvokeAgent', 'InvokeFlow', 'InvokeInlineAgent', 'OptimizePrompt', 'Rerank', 'Retrieve', 'RetrieveAndGenerate', 'RetrieveAndGenerateStream'],
+    errors: { AccessDeniedException: 403, BadGatewayException: 502, ConflictException: 409, DependencyFailedException: 424, InternalServerException: 500, ModelNotReadyException: 424, ResourceNotFoundException: 404, ServiceQuotaExceededException: 400, ThrottlingException: 429, ValidationException: 400 },
+  },
+  {
+    service: 'sagemaker-runtime (2017-05-13)',
+    operations: ['InvokeEndpoint', 'InvokeEndpointAsync', 'InvokeEndpointWithResponseStream'],
+    errors: { InternalDependencyException: 530, InternalFailure: 500, InternalStreamFailure: 500, ModelError: 424, ModelNotReadyException: 429, ModelStreamError: 500, ServiceUnavailable: 503, ValidationError: 400 },
+  },
+];
+
+/** The status of a model runtime's error code for an operation ("throttlingException" of an event stream is ThrottlingException), or undefined for another service's operation. */
+export function awsModelApiStatus(code: string, operation: string): { status: number | undefined; service: string } | undefined {
+  const api = AWS_MODEL_APIS.find((a) => a.operations.includes(operation));
+  if (!api) return undefined;
+  return { status: api.errors[upperFirst(code)], service: api.service };
+}
 
 /** aws-sdk-go-v2's service ids of the model runtimes (OperationError "operation error {service}: {op}"). */
 export const MODEL_SERVICE_IDS: ReadonlySet<string> = new Set(['Bedrock Runtime', 'SageMaker Runtime', 'Bedrock Agent Runtime']);

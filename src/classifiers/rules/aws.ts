@@ -12,23 +12,30 @@
 //   503, RequestID: …, HostID: …, api error SlowDown: Please reduce your request rate."
 // - aws-sdk-java v1's "(Service: Amazon S3; Status Code: 503; Error Code: SlowDown; Request ID: …)", v2's
 //   and aws-sdk-net's modeled exceptions ("software.amazon.awssdk.services.s3.model.NoSuchKeyException: …").
-// The code's group decides; for the groups whose meaning depends on who answered (quota, denied, missing,
-// request), the operation does: a model runtime's operation (InvokeModel, Converse, InvokeEndpoint, …) is a
-// model API refusing the request (gateway.4xx), any other (S3, STS, …) the run's settings (config.error)
-// or, for a malformed request, the run's own code (the traceback rules). The narrower rules of gateway.ts,
-// network.ts and config.ts match some of the same lines by their own wordings and are stronger; client.*
-// reads a model runtime's ClientError and its own botocore classes first (these rules leave such a line to
-// it: clientReadsCode / clientReadsClass); these decide what no other rule names. Usage and echo entries
-// are read too, as nothing (aws.quiet).
+// A model runtime's ClientError whose code the runtime's service model lists is read by that model's status
+// (aws.model_api: AWS_MODEL_APIS). Otherwise the code's group decides; for the groups whose meaning depends
+// on who answered (quota, denied, missing, request), the operation does: a model runtime's operation
+// (InvokeModel, Converse, InvokeEndpoint, …) is a model API refusing the request (gateway.4xx), any other
+// (S3, STS, …) the run's settings (config.error) or, for a malformed request, the run's own code (the
+// traceback rules). botocore's HTTP-layer and settings classes (BOTOCORE_HTTP_CLASSES) are client.*'s
+// (rules/client.ts reads them with the other Python HTTP clients); these rules read every other class. The
+// narrower rules of gateway.ts, network.ts and config.ts match some of the same lines by their own
+// wordings and are stronger; these decide what no other rule names. Usage and echo entries are read too,
+// as nothing (aws.quiet).
 import { defineRules, type Extracted } from '../rule.js';
 import type { FailureClass } from '../taxonomy.js';
+import { answeredClass } from './answerer.js';
 import {
   AWS_MODULES,
   AWS_SDK_ERRORS,
+  awsModelApiStatus,
+  BOTOCORE_ERRORS,
+  BOTOCORE_HTTP_CLASSES,
   type AwsGroup,
   type AwsSdkError,
   type AwsServiceCode,
   codesOf,
+  isBotocoreHttpClass,
   isDistinctiveCode,
   MODEL_OPERATIONS,
   MODEL_SERVICE_IDS,
@@ -36,8 +43,7 @@ import {
   serviceCode,
   templatePattern,
 } from './aws-vocab.js';
-import { ALL_CLIENT_ERRORS, awsModelApiStatus } from './client-vocab.js';
-import { TRACKER_NOISE } from './network.js';
+import { HARNESS_TIMEOUTS, TRACKER_NOISE } from './network.js';
 import { RUN_LOG_ONLY } from './sections.js';
 import { RETRIED_STRENGTH, RETRYING_RE } from './severity.js';
 
@@ -99,7 +105,12 @@ function sdkPatterns(pick: (x: AwsSdkError) => boolean): RegExp[] {
   }
   return out;
 }
-const sdkIn = (...groups: AwsGroup[]) => (x: AwsSdkError): boolean => groups.includes(x.group);
+/**
+ * The entries of some groups that these rules read: not botocore's HTTP-layer and settings classes that
+ * client.* reads by name and opening words (BOTOCORE_HTTP_CLASSES true); those it reads by name only are
+ * read here by their fmt where the line does not name them (carriesHttpClass).
+ */
+const sdkIn = (...groups: AwsGroup[]) => (x: AwsSdkError): boolean => groups.includes(x.group) && !(isBotocoreHttpClass(x) && BOTOCORE_HTTP_CLASSES.get(x.name));
 
 /** Which entry a line holds: the qualified name, else the first entry whose template the line matches. */
 function sdkEntry(line: string, m: RegExpExecArray, pick: (x: AwsSdkError) => boolean): AwsSdkError | undefined {
@@ -189,30 +200,28 @@ function codeVerdict(r: CodeRead, line: string): Extracted {
 }
 
 /**
- * The botocore lines client.* (rules/client.ts, table client-vocab.ts) already reads: its model-API reading of
- * ClientError (client.aws_model_api: a model runtime's operation whose code its AWS_MODEL_APIS lists, the
- * service model's status deciding) and its botocore classes by qualified name or fmt text. That rule keeps
- * the line (it came first and gives the same class); these rules read what it leaves: other services'
- * codes, the codes its models do not list (credentials, clock skew), the other SDKs' templates, and the
- * classes and texts it has no entry for.
+ * A botocore class around one of its HTTP-layer or settings classes (a credential provider that could not
+ * reach its endpoint: "Error when retrieving credentials from container-role: … Connect timeout on endpoint
+ * URL: …"; s3transfer's retries of a read timeout): the error it carries, named or in its opening words
+ * (BOTOCORE_HTTP_CLASSES), decides, and client.* reads it; these rules leave the line to it.
  */
-const CLIENT_READS = new Set(['status', 'connect', 'dropped', 'timeout', 'config']);
-const CLIENT_BOTOCORE = ALL_CLIENT_ERRORS.filter((x) => x.producer === 'botocore' && CLIENT_READS.has(x.group)).map((x) => ({
-  name: new RegExp(String.raw`\bbotocore(?:\.exceptions)?\.${x.name}\b(?![.\w])`),
-  text: x.byText,
-}));
-const clientReadsClass = (line: string): boolean => CLIENT_BOTOCORE.some((x) => x.name.test(line) || (x.text !== undefined && line.includes(x.text)));
-const clientReadsCode = (code: string, op: string | undefined): boolean => op !== undefined && awsModelApiStatus(code, op)?.status !== undefined;
+const CARRIED = BOTOCORE_ERRORS.map((x) => ({ name: new RegExp(String.raw`\bbotocore(?:\.exceptions)?\.${x.name}\b(?![.\w])`), text: x.byText }));
+const carriesHttpClass = (line: string): boolean => CARRIED.some((x) => x.name.test(line) || (x.text !== undefined && line.includes(x.text)));
+
+/** A model runtime's ClientError whose code its service model lists: aws.model_api's line, by the model's status. */
+const modelApiReads = (code: string, op: string | undefined): boolean => op !== undefined && awsModelApiStatus(code, op)?.status !== undefined;
 
 /** Source shown in a traceback ("except botocore.exceptions.ClientError:"), checks in code, experiment trackers' own uploads. */
 const NOT_A_FAILURE: readonly RegExp[] = [TRACKER_NOISE, /\bexcept\b/, /\bisinstance\(|\bpytest\.raises\(|\bassertRaises\(/];
 
+/** What aws.model_api leaves: source shown in a traceback, trackers' own uploads, a harness timeout naming the call it stopped waiting for. */
+const MODEL_API_NOT_A_FAILURE: readonly RegExp[] = [TRACKER_NOISE, /\bexcept\b/, /\bisinstance\(/, HARNESS_TIMEOUTS];
 
 /** The read of a code line for one rule: a verdict of the rule's kind only, else nothing (another rule of this file decides). */
 function codeRule(keep: (v: Extracted, r: CodeRead) => boolean) {
   return (line: string, m: RegExpExecArray): Extracted => {
     const r = readCode(line, m);
-    if (!r || (m.groups?.op && clientReadsCode(r.code, m.groups.op))) return { classOverride: null };
+    if (!r || modelApiReads(r.code, m.groups?.op)) return { classOverride: null };
     const v = codeVerdict(r, line);
     if (v.classOverride === null || !keep(v, r)) return { classOverride: null };
     // A failure the client itself says it is about to retry is no failure yet: the engine's retry note and
@@ -223,7 +232,7 @@ function codeRule(keep: (v: Extracted, r: CodeRead) => boolean) {
 
 function sdkRule(pick: (x: AwsSdkError) => boolean) {
   return (line: string, m: RegExpExecArray): Extracted => {
-    if (clientReadsClass(line)) return { classOverride: null };
+    if (carriesHttpClass(line)) return { classOverride: null };
     const x = sdkEntry(line, m, pick);
     if (!x) return {};
     // smithy names its connect timeout TimeoutError: its own text says no connection was made, which the
@@ -233,12 +242,51 @@ function sdkRule(pick: (x: AwsSdkError) => boolean) {
   };
 }
 
+/** botocore's ClientError.MSG_TEMPLATE, any code ("An error occurred ({code}) when calling the {operation} operation{retry_info}: {message}"). */
+const CLIENT_ERROR_RE = /An error occurred \((?<awsCode>[A-Za-z]{3,80})\) when calling the (?<operation>[A-Za-z]{3,60}) operation/;
+
+/**
+ * A model runtime's error by the status its service model gives the code: 408 the model not answering in
+ * time, 424 Failed Dependency the model behind the API failing (5xx), any other 4xx the model API refusing
+ * the request, 5xx the service failing. A registry or a sandbox runtime answering is theirs (answerer.ts).
+ */
+function modelApiVerdict(line: string, m: RegExpExecArray): Extracted {
+  const code = m.groups!.awsCode!;
+  const op = m.groups!.operation!;
+  const read = awsModelApiStatus(code, op);
+  if (!read || read.status === undefined) return { classOverride: null };
+  const status = read.status;
+  const retries = /\(reached max retries: (\d+)\)/.exec(line.slice(m.index))?.[1];
+  const base = { awsCode: code, awsOperation: op, awsService: read.service, httpStatus: status, ...(retries ? { retries: Number(retries) } : {}) };
+  if (status === 408) return { ...base, classOverride: 'api.timeout', strength: 46, hint: HINTS.timeout };
+  const answered = answeredClass(line);
+  if (answered) return { ...base, classOverride: answered, strength: 48 };
+  if (status >= 500 || status === 424) return { ...base, classOverride: 'gateway.5xx', strength: 48, hint: HINTS.unavailable };
+  const group = serviceCode(code)?.group;
+  return { ...base, classOverride: 'gateway.4xx', strength: 48, hint: group === 'throttled' ? HINTS.throttled : group === 'quota' ? HINTS.quota : HINTS.modelRefused };
+}
+
 /** The codes whose group is `g`, as codesOf writes them. */
 const codes = (groups: AwsGroup[], pick?: (c: AwsServiceCode) => boolean): string[] => codesOf(groups, pick);
 
 const WHY = "an AWS SDK (botocore/boto3, aws-sdk-js-v3, aws-sdk-go-v2) reported a service error code or one of its own exception classes (aws-vocab.ts), whose group says what failed";
 
 export const awsRules = defineRules([
+  {
+    // botocore's ClientError / EventStreamError from a model runtime (Bedrock, Bedrock agents, SageMaker
+    // endpoints) whose code its service model lists: the model's status decides (ThrottlingException 429 →
+    // 4xx, ServiceUnavailableException 503 → 5xx, ModelTimeoutException 408 → api.timeout). Not weakened by
+    // a retry note on the line; a harness timeout that names it is the harness's. (Its exclusions are the
+    // ones it had as client.aws_model_api: a pytest.raises naming such an error is still read.)
+    id: 'aws.model_api',
+    class: 'gateway.5xx',
+    patterns: [CLIENT_ERROR_RE],
+    unless: MODEL_API_NOT_A_FAILURE,
+    strength: 48,
+    extract: modelApiVerdict,
+    why: WHY,
+    hint: HINTS.unavailable,
+  },
   {
     // The SDKs' throttling tables (botocore retries/standard.py, smithy THROTTLING_ERROR_CODES), S3's SlowDown included.
     id: 'aws.throttled',
@@ -314,7 +362,7 @@ export const awsRules = defineRules([
     sections: RUN_LOG_ONLY,
     extract: (line, m) => {
       if (m.groups?.code) return codeRule((v) => v.classOverride === 'config.error')(line, m);
-      if (clientReadsClass(line)) return { classOverride: null };
+      if (carriesHttpClass(line)) return { classOverride: null };
       if (/^Invalid bucket name/.test(m[0])) return { awsError: 'botocore.exceptions.ParamValidationError', hint: 'The bucket name given to the S3 client is empty or not a bucket name (an unset variable, an "s3://bucket/prefix" URL where the bare bucket name is expected): set the bucket setting to the bare name.' };
       const x = sdkEntry(line, m, sdkIn('credentials', 'region', 'setup'));
       const hint = x?.group === 'region' ? HINTS.region : x?.group === 'setup' ? HINTS.setup : HINTS.credentials;

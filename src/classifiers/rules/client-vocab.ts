@@ -1,12 +1,13 @@
 // The HTTP clients' and LLM SDKs' own error vocabularies, as data: every exception class of openai-python,
-// anthropic-sdk-python, httpx/httpcore, aiohttp, requests, urllib3, LiteLLM, botocore (with the Bedrock
-// and SageMaker runtime APIs' error codes) and undici (Node's fetch), with the message it prints, put in a group that says what it means for a run. The rules of rules/client.ts (client.refused,
-// client.status, client.connection, client.timeout, client.config, client.quiet) read a line through this
-// table; the narrower rules of gateway.ts, network.ts and config.ts (gateway.rate_limited,
-// gateway.context_length, gateway.client_error, gateway.server_error, gateway.http_status,
-// api.request_timeout, network.connection, network.dns, network.tls, network.max_retries,
-// config.missing_api_key, config.empty_api_key) keep the wordings they had and stay first where both
-// match (they are stronger).
+// anthropic-sdk-python, httpx/httpcore, aiohttp, requests, urllib3, LiteLLM and undici (Node's fetch), with
+// the message it prints, put in a group that says what it means for a run; botocore's HTTP-layer and
+// client-settings classes are aws-vocab.ts's (the one table of botocore's classes), which gives them in
+// this table's shape (BOTOCORE_ERRORS). The rules of rules/client.ts (client.refused, client.status,
+// client.connection, client.timeout, client.config, client.quiet) read a line through this table; the
+// narrower rules of gateway.ts, network.ts and config.ts (gateway.rate_limited, gateway.context_length,
+// gateway.client_error, gateway.server_error, gateway.http_status, api.request_timeout, network.connection,
+// network.dns, network.tls, network.max_retries, config.missing_api_key, config.empty_api_key) keep the
+// wordings they had and stay first where both match (they are stronger).
 //
 // Sources (read in each producer's repository):
 // - openai-python 3.3.1 (e43b422): src/openai/_exceptions.py (every class and its fixed message),
@@ -45,8 +46,9 @@
 // - LiteLLM (64ecc9b): litellm/exceptions.py (every class; each prefixes its message with
 //   "litellm.<Class>: "), litellm_core_utils/exception_mapping_utils.py (the message body
 //   "<Class>: <Provider>Exception - <provider message>"; which provider texts become which class).
-// - botocore 1.43.67 (0e6e240) and undici 8.10.0 (7eb7c8e): see BOTOCORE_ERRORS, AWS_MODEL_APIS and
-//   UNDICI_ERRORS below.
+// - undici 8.10.0 (7eb7c8e): see UNDICI_ERRORS below.
+
+import { BOTOCORE_ERRORS } from './aws-vocab.js';
 
 import { STAINLESS_MODULES, type StainlessKind, stainlessClassesOf } from './stainless-vocab.js';
 
@@ -335,49 +337,8 @@ export const CLIENT_ERRORS: readonly ClientError[] = [
   e('litellm', 'RouterRateLimitError', 'No deployments available for selected model, Try again in 60 seconds. Passed model=gpt-4o.', 'status', 429),
 ];
 
-/** An entry read by a text of its own (see ClientError.byText). */
-const t = (producer: ClientProducer, name: string, message: string, group: ClientErrorGroup, byText: string): ClientError => ({ producer, name, message, group, byText });
 /** An undici error: class, code, default message. */
 const u = (name: string, code: string, message: string, group: ClientErrorGroup, byText?: string): ClientError => ({ producer: 'undici', name, message, group, code, ...(byText ? { byText } : {}) });
-
-/**
- * botocore 1.43 (boto/botocore 0e6e240, botocore/exceptions.py: each class's `fmt`). The API's own
- * errors are ClientError "An error occurred ({code}) when calling the {operation} operation: {message}"
- * (MSG_TEMPLATE; EventStreamError the same, with the event stream's lower-camel code): AWS_MODEL_APIS
- * reads them.
- */
-export const BOTOCORE_ERRORS: readonly ClientError[] = [
-  e('botocore', 'BotoCoreError', 'An unspecified error occurred', 'skip'),
-  t('botocore', 'HTTPClientError', 'An HTTP Client raised an unhandled exception: [Errno 104] Connection reset by peer', 'dropped', 'An HTTP Client raised an unhandled exception:'),
-  t('botocore', 'ConnectionError', 'An HTTP Client failed to establish a connection: [Errno 111] Connection refused', 'connect', 'An HTTP Client failed to establish a connection:'),
-  t('botocore', 'EndpointConnectionError', 'Could not connect to the endpoint URL: "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse"', 'connect', 'Could not connect to the endpoint URL:'),
-  t('botocore', 'SSLError', 'SSL validation failed for https://bedrock-runtime.us-west-2.amazonaws.com/model/x/invoke [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate (_ssl.c:1006)', 'connect', 'SSL validation failed for '),
-  t('botocore', 'ConnectionClosedError', 'Connection was closed before we received a valid response from endpoint URL: "https://bedrock-runtime.us-east-1.amazonaws.com/model/x/invoke".', 'dropped', 'Connection was closed before we received a valid response from endpoint URL:'),
-  t('botocore', 'ReadTimeoutError', 'Read timeout on endpoint URL: "https://bedrock-runtime.us-east-1.amazonaws.com/model/x/converse"', 'timeout', 'Read timeout on endpoint URL:'),
-  t('botocore', 'ConnectTimeoutError', 'Connect timeout on endpoint URL: "https://bedrock-runtime.us-east-1.amazonaws.com/model/x/converse"', 'connect', 'Connect timeout on endpoint URL:'),
-  t('botocore', 'ProxyConnectionError', 'Failed to connect to proxy URL: "http://proxy.internal:3128"', 'connect', 'Failed to connect to proxy URL:'),
-  t('botocore', 'ResponseStreamingError', "An error occurred while reading from response stream: ('Connection broken: IncompleteRead(0 bytes read, 2048 more expected)', IncompleteRead(0 bytes read, 2048 more expected))", 'dropped', 'An error occurred while reading from response stream:'),
-  e('botocore', 'IncompleteReadError', '2048 read, but total bytes expected is 8192.', 'dropped'),
-  // No credentials, region or profile: the run's AWS settings (config.error, as a missing API key).
-  t('botocore', 'NoCredentialsError', 'Unable to locate credentials', 'config', 'Unable to locate credentials'),
-  t('botocore', 'PartialCredentialsError', 'Partial credentials found in env, missing: AWS_SECRET_ACCESS_KEY', 'config', 'Partial credentials found in '),
-  e('botocore', 'NoAuthTokenError', 'Unable to locate authorization token', 'config'),
-  t('botocore', 'NoRegionError', 'You must specify a region.', 'config', 'You must specify a region.'),
-  e('botocore', 'ProfileNotFound', 'The config profile (bedrock) could not be found', 'config'),
-  e('botocore', 'UnknownRegionError', "Unknown region: 'us-east-9'. Provided region_name 'us-east-9' doesn't match a supported format.", 'config'),
-  e('botocore', 'InvalidRegionError', "Provided region_name 'us east 1' doesn't match a supported format.", 'config'),
-  // An installed botocore older than the service the code calls ('bedrock-runtime' before 1.31).
-  e('botocore', 'UnknownServiceError', "Unknown service: 'bedrock-runtime'. Valid service names are: accessanalyzer, account, acm", 'config'),
-  // What the credential provider failed on decides (IMDS unreachable, an expired SSO session).
-  e('botocore', 'CredentialRetrievalError', 'Error when retrieving credentials from container-role: Error retrieving metadata: Received error when attempting to retrieve container metadata', 'skip'),
-  e('botocore', 'TokenRetrievalError', 'Error when retrieving token from sso: Token has expired and refresh failed', 'skip'),
-  e('botocore', 'ParamValidationError', 'Parameter validation failed:', 'usage'),
-  // The standard retry mode's token bucket ran dry after many failed attempts: the failures before decide.
-  e('botocore', 'CapacityNotAvailableError', 'Insufficient request capacity available.', 'echo'),
-  // The API's own errors: AWS_MODEL_APIS reads their template.
-  e('botocore', 'ClientError', 'An error occurred (ThrottlingException) when calling the Converse operation: Too many requests, please wait before trying again.', 'skip'),
-  e('botocore', 'EventStreamError', 'An error occurred (throttlingException) when calling the InvokeAgent operation: Your request rate is too high.', 'skip'),
-];
 
 /**
  * undici 8.10 (nodejs/undici 7eb7c8e, lib/core/errors.js: every class, its code and default message;
@@ -416,41 +377,6 @@ export const UNDICI_ERRORS: readonly ClientError[] = [
   // other TypeError, "fetch failed", says only that its [cause] failed: that line decides.
   { producer: 'undici', name: 'TypeError', message: 'terminated', group: 'dropped', byText: 'TypeError: terminated' },
 ];
-
-/**
- * The model APIs behind botocore's ClientError: each service's operations and its modeled errors with
- * the HTTP status its service model gives them (botocore/data/<service>/<version>/service-2.json,
- * shapes with "exception": true; event streams name the same errors in lower camel case).
- * ModelTimeoutException (408) is the model not answering in time (api.timeout). 424 Failed Dependency is
- * the model behind the API failing (ModelErrorException, ModelStreamErrorException, SageMaker's
- * ModelError: "Model … returned 4xx or 5xx error code"), read as 5xx; InternalStreamFailure and
- * ModelStreamError have no status in the model: the stream failing on the service side, 5xx.
- */
-export const AWS_MODEL_APIS: readonly { service: string; operations: readonly string[]; errors: Readonly<Record<string, number>> }[] = [
-  {
-    service: 'bedrock-runtime (2023-09-30)',
-    operations: ['ApplyGuardrail', 'Converse', 'ConverseStream', 'CountTokens', 'GetAsyncInvoke', 'InvokeGuardrailChecks', 'InvokeModel', 'InvokeModelWithBidirectionalStream', 'InvokeModelWithResponseStream', 'ListAsyncInvokes', 'StartAsyncInvoke'],
-    errors: { AccessDeniedException: 403, ConflictException: 400, InternalServerException: 500, ModelErrorException: 424, ModelNotReadyException: 429, ModelStreamErrorException: 424, ModelTimeoutException: 408, ResourceNotFoundException: 404, ServiceQuotaExceededException: 400, ServiceUnavailableException: 503, ThrottlingException: 429, ValidationException: 400 },
-  },
-  {
-    service: 'bedrock-agent-runtime (2023-07-26)',
-    operations: ['AgenticRetrieveStream', 'GenerateQuery', 'InvokeAgent', 'InvokeFlow', 'InvokeInlineAgent', 'OptimizePrompt', 'Rerank', 'Retrieve', 'RetrieveAndGenerate', 'RetrieveAndGenerateStream'],
-    errors: { AccessDeniedException: 403, BadGatewayException: 502, ConflictException: 409, DependencyFailedException: 424, InternalServerException: 500, ModelNotReadyException: 424, ResourceNotFoundException: 404, ServiceQuotaExceededException: 400, ThrottlingException: 429, ValidationException: 400 },
-  },
-  {
-    service: 'sagemaker-runtime (2017-05-13)',
-    operations: ['InvokeEndpoint', 'InvokeEndpointAsync', 'InvokeEndpointWithResponseStream'],
-    errors: { InternalDependencyException: 530, InternalFailure: 500, InternalStreamFailure: 500, ModelError: 424, ModelNotReadyException: 429, ModelStreamError: 500, ServiceUnavailable: 503, ValidationError: 400 },
-  },
-];
-
-/** The status of a model API's error code for an operation ("throttlingException" of an event stream is ThrottlingException), or undefined for another service's operation. */
-export function awsModelApiStatus(code: string, operation: string): { status: number | undefined; service: string } | undefined {
-  const api = AWS_MODEL_APIS.find((a) => a.operations.includes(operation));
-  if (!api) return undefined;
-  const name = code.charAt(0).toUpperCase() + code.slice(1);
-  return { status: api.errors[name], service: api.service };
-}
 
 /**
  * The providers' own texts that LiteLLM maps to a class whatever status came with them
@@ -502,7 +428,7 @@ export const CLIENT_RETRY_NOTES: readonly (readonly [ClientProducer, string, str
   ['anthropic', '_base_client.py _sleep_for_retry (INFO)', 'INFO:anthropic._base_client:Retrying request to /v1/messages in 0.934000 seconds'],
 ];
 
-/** Every entry: the SDKs and HTTP clients above, botocore's transport and settings errors, undici's. */
+/** Every entry: the SDKs and HTTP clients above, botocore's HTTP-layer and settings classes (aws-vocab.ts), undici's. */
 export const ALL_CLIENT_ERRORS: readonly ClientError[] = [...CLIENT_ERRORS, ...BOTOCORE_ERRORS, ...UNDICI_ERRORS];
 
 const KEY = (p: ClientProducer, name: string): string => `${p}:${name}`;

@@ -1,17 +1,19 @@
 // HTTP clients and LLM SDKs: every exception class of the table in client-vocab.ts (sources there), read
 // by the qualified name Python prints for it (`openai.RateLimitError: …`, `aiohttp.client_exceptions.
-// ServerDisconnectedError: …`, LiteLLM's own `litellm.RateLimitError: …` prefix). The narrower rules of
-// gateway.ts, network.ts and config.ts match many of the same lines by their own wordings and are
-// stronger, so they keep first place; these decide what no narrower rule names. The usage and echo
+// ServerDisconnectedError: …`, LiteLLM's own `litellm.RateLimitError: …` prefix). Of botocore, only its
+// HTTP-layer and settings classes (aws-vocab.ts BOTOCORE_HTTP_CLASSES, by name and, for most, by their
+// fmt's opening words); every other botocore line (its other classes, the codes of a ClientError, a
+// model runtime's included) is rules/aws.ts's. The narrower rules of gateway.ts, network.ts and config.ts
+// match many of the same lines by their own wordings and are stronger, so they keep first place; these decide what no narrower rule names. The usage and echo
 // classes are read too, as nothing (client.quiet): such a line is no failure of its own, so it is no
 // input of the vocabulary fallback either (which guessed config.error from "Pool is closed."); the
 // traceback catch-alls still read a usage error that ends the run's traceback as the run's code. The
 // skip group (base classes) is in no pattern: its message decides, by the other rules or the fallback.
 import { defineRules, type Extracted } from '../rule.js';
 import { answeredClass } from './answerer.js';
-import { ALL_CLIENT_ERRORS, awsModelApiStatus, LITELLM_PROVIDER_TEXTS, OPENAI_API_ERROR_TEXTS, type ClientError, type ClientErrorGroup, type ClientProducer, clientError, clientErrorByCode, clientErrorByText, namesOf, PRODUCER_MODULES, producerOf } from './client-vocab.js';
+import { ALL_CLIENT_ERRORS, LITELLM_PROVIDER_TEXTS, OPENAI_API_ERROR_TEXTS, type ClientError, type ClientErrorGroup, type ClientProducer, clientError, clientErrorByCode, clientErrorByText, namesOf, PRODUCER_MODULES, producerOf } from './client-vocab.js';
 import { ANTHROPIC_TYPE_STATUS } from './gateway.js';
-import { TRACKER_NOISE } from './network.js';
+import { HARNESS_TIMEOUTS, TRACKER_NOISE } from './network.js';
 import { RUN_LOG_ONLY } from './sections.js';
 
 /**
@@ -135,24 +137,13 @@ function extractClient(line: string, m: RegExpExecArray): Extracted {
   return { classOverride: 'network.error', clientError: `${entry.producer}.${entry.name}`, strength: 46, hint: HINTS.connect };
 }
 
-/** botocore's ClientError.MSG_TEMPLATE ("An error occurred ({code}) when calling the {operation} operation{retry_info}: {message}"). */
-const AWS_CLIENT_ERROR_RE = /An error occurred \((?<awsCode>[A-Za-z]{3,80})\) when calling the (?<operation>[A-Za-z]{3,60}) operation/;
-
-/** A model API's error (AWS_MODEL_APIS): its status decides; another service's operation (S3, STS, …) is no model API's answer. */
-function extractAws(line: string, m: RegExpExecArray): Extracted {
-  const read = awsModelApiStatus(m.groups!.awsCode!, m.groups!.operation!);
-  if (!read || read.status === undefined) return { classOverride: null };
-  const entry: ClientError = { producer: 'botocore', name: m.groups!.awsCode!, message: '', group: read.status === 408 ? 'timeout' : 'status', status: read.status };
-  return { ...verdict(entry.group, entry, line.slice(m.index + m[0].length), line), awsService: read.service };
-}
-
 /** The providers' texts LiteLLM classifies by and the OpenAI API's own messages, read as LiteLLM reads them: case-insensitively. */
 const PROVIDER_TEXTS = [...LITELLM_PROVIDER_TEXTS, ...OPENAI_API_ERROR_TEXTS];
 const PROVIDER_TEXT_RE = new RegExp(`(?<providerText>${longestFirst(PROVIDER_TEXTS.map(([text]) => escape(text))).join('|')})`, 'i');
 const PROVIDER_TEXT = new Map(PROVIDER_TEXTS.map(([text, status, what]) => [text, { status, what }]));
 
 /** Source shown in a traceback ("except httpx.ReadTimeout:"), experiment trackers' own retries, harness timeouts that wrap a client's. */
-const NOT_A_FAILURE: readonly RegExp[] = [TRACKER_NOISE, /\bexcept\b/, /\bisinstance\(|\braise_for_status\(\)\s*$/, /EnvironmentStartTimeout|AgentSetupTimeout|VerifierTimeout|AgentTimeoutError/];
+const NOT_A_FAILURE: readonly RegExp[] = [TRACKER_NOISE, /\bexcept\b/, /\bisinstance\(|\braise_for_status\(\)\s*$/, HARNESS_TIMEOUTS];
 
 const WHY = "an HTTP client or LLM SDK raised one of its own exception classes (client-vocab.ts), whose group says what failed";
 
@@ -177,19 +168,6 @@ export const clientRules = defineRules([
     unless: NOT_A_FAILURE,
     strength: 48,
     extract: extractClient,
-    why: WHY,
-    hint: HINTS['5xx'],
-  },
-  {
-    // botocore's ClientError / EventStreamError from a model API (Bedrock, Bedrock agents, SageMaker
-    // endpoints): the code's status in the service model decides (ThrottlingException 429 → 4xx,
-    // ServiceUnavailableException 503 → 5xx, ModelTimeoutException 408 → api.timeout).
-    id: 'client.aws_model_api',
-    class: 'gateway.5xx',
-    patterns: [AWS_CLIENT_ERROR_RE],
-    unless: NOT_A_FAILURE,
-    strength: 48,
-    extract: extractAws,
     why: WHY,
     hint: HINTS['5xx'],
   },

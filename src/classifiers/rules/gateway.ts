@@ -3,7 +3,7 @@
 // (KeyError on a missing field, an agent stopping) is a consequence.
 import { defineRules, type Extracted } from '../rule.js';
 import { byAnswerer } from './answerer.js';
-import { TRACKER_NOISE } from './network.js';
+import { HARNESS_TIMEOUTS, TRACKER_NOISE } from './network.js';
 
 function statusOf(line: string): Extracted {
   const m = /(?:Error code:|status(?:_code)?[=: ]+|HTTP\/\d(?:\.\d)?"? |Server error '|Client error '|^\s*<title>|<h1>)\s*([1-5]\d\d)\b/.exec(line);
@@ -134,7 +134,7 @@ export const gatewayRules = defineRules([
       /\bsocket\.timeout\b|(?<!connect )\bE(?:SOCKET)?TIMEDOUT\b/,
       /timed out waiting for (?:a )?(?:response|completion)/i,
     ],
-    unless: [TRACKER_NOISE, /\bexcept\b/, /Timed out while waiting for GCS/, /Watchdog|WorkNCCL|Timeout\(ms\)=/, /EnvironmentStartTimeout|AgentSetupTimeout|VerifierTimeout|AgentTimeoutError/],
+    unless: [TRACKER_NOISE, /\bexcept\b/, /Timed out while waiting for GCS/, /Watchdog|WorkNCCL|Timeout\(ms\)=/, HARNESS_TIMEOUTS],
     strength: 50,
     // A bare TimeoutError is also how harness timeouts (asyncio.wait_for) surface; the resolver drops it
     // when the same file names the harness timeout.

@@ -7,6 +7,9 @@ import { NCCL_SOCKET_LINE } from './nccl.js';
 /** Experiment trackers retry in the background; their network trouble does not stop a run. */
 export const TRACKER_NOISE = /\bwandb\b|W&B|entering retry loop|mlflow|sentry_sdk|telemetry/i;
 
+/** Harbor's own timeouts (trial/errors.py): a line that names one wraps the error of the call it stopped waiting for, and the harness timeout decides (rules/harbor.ts). */
+export const HARNESS_TIMEOUTS = /EnvironmentStartTimeout|AgentSetupTimeout|VerifierTimeout|AgentTimeoutError/;
+
 /**
  * PyTorch c10d's warnings (`[W socket.cpp:663] [c10d] …`, newer `[W1201 18:42:51.79 socket.cpp:752] [c10d] …`):
  * its socket layer (torch/csrc/distributed/c10d/socket.cpp) warns about each address family it could not

@@ -2,7 +2,8 @@
 // rules/client.ts): every class of the table through the ways a run's log prints it, the status
 // deciding 4xx vs 5xx, and the groups ordering against real causes the way the messages mean.
 import { describe, expect, it } from 'vitest';
-import { AWS_MODEL_APIS, BOTOCORE_ERRORS, CLIENT_ERRORS, LITELLM_PROVIDER_TEXTS, OPENAI_API_ERROR_TEXTS, CLIENT_RETRY_NOTES, type ClientError, type ClientErrorGroup, type ClientProducer, UNDICI_ERRORS } from '../../../src/classifiers/rules/client-vocab.js';
+import { AWS_MODEL_APIS, BOTOCORE_ERRORS } from '../../../src/classifiers/rules/aws-vocab.js';
+import { CLIENT_ERRORS, LITELLM_PROVIDER_TEXTS, OPENAI_API_ERROR_TEXTS, CLIENT_RETRY_NOTES, type ClientError, type ClientErrorGroup, type ClientProducer, UNDICI_ERRORS } from '../../../src/classifiers/rules/client-vocab.js';
 import { classifyText } from '../helpers.js';
 
 const cls = (text: string) => classifyText(text).class;
