@@ -1,3 +1,4 @@
+import { escapeRegExp } from './regex-text.js';
 // The coding-agent CLIs' and agent frameworks' own error vocabularies, as data: what each prints when it
 // cannot start or authenticate, when the model API behind it refuses or fails (in the CLI's own words, not
 // the SDK's), and when it stops the agent at a budget (steps, turns, cost, time, format retries, a loop
@@ -493,18 +494,17 @@ export const AGENT_CLI_ERRORS: readonly AgentCliEntry[] = [...CLAUDE, ...CLAUDE_
 // ---------------------------------------------------------------------------------------------------
 // Reading a line through the table.
 
-const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** The print templates of a name (see NameForm). */
 const NAME_TEMPLATES: Record<NameForm, (name: string) => string[]> = {
   // A $ inside a constant (STATUS$ERROR) is a word boundary's neighbour like any letter; the lookarounds keep
   // STATUS$ERROR from matching inside STATUS$ERROR_LLM_… and a name from matching inside a longer one.
-  bare: (n) => [`(?<![\\w$])${esc(n)}(?![\\w$])`],
-  'json-type': (n) => [`"type":\\s*"${esc(n)}"`],
-  'json-name': (n) => [`"name":\\s*"${esc(n)}"`],
-  subtype: (n) => [`"subtype":\\s*"${esc(n)}"`],
-  'error-tag': (n) => [`"error":\\s*"${esc(n)}"`],
-  'exit-status': (n) => [`"exit_status":\\s*"${esc(n)}"`, `^${esc(n)}: \\d+\\s*$`, `\\bminisweagent\\.exceptions\\.${esc(n)}\\b`],
+  bare: (n) => [`(?<![\\w$])${escapeRegExp(n)}(?![\\w$])`],
+  'json-type': (n) => [`"type":\\s*"${escapeRegExp(n)}"`],
+  'json-name': (n) => [`"name":\\s*"${escapeRegExp(n)}"`],
+  subtype: (n) => [`"subtype":\\s*"${escapeRegExp(n)}"`],
+  'error-tag': (n) => [`"error":\\s*"${escapeRegExp(n)}"`],
+  'exit-status': (n) => [`"exit_status":\\s*"${escapeRegExp(n)}"`, `^${escapeRegExp(n)}: \\d+\\s*$`, `\\bminisweagent\\.exceptions\\.${escapeRegExp(n)}\\b`],
 };
 
 /** A message as a pattern: its literal parts in order, anything (short) where the producer fills in a value. */
@@ -515,7 +515,7 @@ function textTemplate(message: string): string {
     parts.pop();
     parts[parts.length - 1] = parts[parts.length - 1]!.trimEnd();
   }
-  return parts.map(esc).join('.{0,300}?');
+  return parts.map(escapeRegExp).join('.{0,300}?');
 }
 
 interface Matcher {

@@ -8,12 +8,12 @@
 // modules: "Error: agentapi server did not start on port N after 15 seconds.").
 import { defineRules } from '../rule.js';
 import { AGENT_BINARIES } from './agent.js';
+import { escapeRegExp } from './regex-text.js';
 
 /** npm packages of agent CLIs whose install script fetches the binary the CLI runs. */
 const AGENT_PACKAGES = ['@anthropic-ai/claude-code', '@openai/codex', '@google/gemini-cli', '@qwen-code/qwen-code', 'opencode-ai', '@sourcegraph/amp', '@charmland/crush', '@github/copilot', '@cursor/cli'];
 
-const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const BINARIES = AGENT_BINARIES.map(esc).join('|');
+const BINARIES = AGENT_BINARIES.map(escapeRegExp).join('|');
 
 export const agentStartRules = defineRules([
   {
@@ -35,7 +35,7 @@ export const agentStartRules = defineRules([
   {
     id: 'agent.install_script_blocked',
     class: 'agent.setup_failure',
-    patterns: [new RegExp(String.raw`^npm (?:warn|WARN) install-scripts\s+(?:${AGENT_PACKAGES.map(esc).join('|')})@\S{1,60} \((?:pre|post)?install: `)],
+    patterns: [new RegExp(String.raw`^npm (?:warn|WARN) install-scripts\s+(?:${AGENT_PACKAGES.map(escapeRegExp).join('|')})@\S{1,60} \((?:pre|post)?install: `)],
     // A warning: the install "succeeded"; only a later failure to run the agent confirms it.
     strength: 40,
     why: "npm did not run the agent package's install script, so the binary it fetches was never put in place",

@@ -27,8 +27,8 @@ import {
 import { NCCL_SOCKET_LINE } from './nccl.js';
 import { C10D_WARNING, TRACKER_NOISE } from './network.js';
 import { RUN_LOG_ONLY } from './sections.js';
+import { escapeRegExp } from './regex-text.js';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** The print templates, in the order they are read (the first that yields an errno decides). */
 // CPython OSError_str: "[Errno 28] No space left on device", "…: '/path'", "…: '/a' -> '/b'".
@@ -44,7 +44,7 @@ const C10D_ERRNO = /\berrno: (\d{1,4}) - ([^)\n]{2,120})/;
 // and any wrapper that quotes them: the text right after ": ", ending the line or a quoted/bracketed part.
 const ALL_GROUPS: readonly ErrnoGroup[] = [...new Set(LINUX_ERRNOS.map(([, , , g]) => g))];
 const colonText = (groups: readonly ErrnoGroup[]) =>
-  new RegExp(`: (${decidingTexts(groups).map(escape).join('|')})(?=\\s*$|["'),;\\]}\\\\]| \\(|\\.(?:\\s|$))`, 'i');
+  new RegExp(`: (${decidingTexts(groups).map(escapeRegExp).join('|')})(?=\\s*$|["'),;\\]}\\\\]| \\(|\\.(?:\\s|$))`, 'i');
 // Node (lib/internal/errors.js): the code as printed, "Error: ENOSPC: no space left on device, write",
 // "connect ECONNREFUSED 127.0.0.1:8000", "read ECONNRESET", util.inspect's "code: 'ETIMEDOUT'"; the names of
 // the deciding errnos only (a generic code decides nothing, so it need not wake a rule). EIO is three

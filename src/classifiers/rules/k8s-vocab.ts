@@ -40,6 +40,7 @@
 // reason="FailedScheduling"`), and API objects as JSON/YAML or a client's repr (`"reason": "Evicted"`,
 // `'reason': 'OOMKilled'`).
 import type { FailureClass } from '../taxonomy.js';
+import { literalAlternation } from './regex-text.js';
 
 /**
  * What a reason says about the run:
@@ -258,8 +259,6 @@ export const K8S_MESSAGES: readonly (readonly [string, string, K8sReasonGroup, K
   ['pv_controller.go (FailedBinding)', 'no persistent volumes available for this claim and no storage class is set', 'config'],
 ];
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const alt = (xs: readonly string[]): string => [...xs].sort((a, b) => b.length - a.length).map(escape).join('|');
 
 /**
  * The patterns that read the reasons of `groups` through the print templates above: a reason field
@@ -269,7 +268,7 @@ const alt = (xs: readonly string[]): string => [...xs].sort((a, b) => b.length -
  * Terminated, Rebooted) counts only there.
  */
 export function k8sReasonPatterns(groups: readonly K8sReasonGroup[]): RegExp[] {
-  const names = alt(K8S_REASONS.filter((r) => groups.includes(r[3]) && !r[4]).map((r) => r[0]));
+  const names = literalAlternation(K8S_REASONS.filter((r) => groups.includes(r[3]) && !r[4]).map((r) => r[0]));
   const texts = K8S_MESSAGES.filter((r) => groups.includes(r[2]) && !r[3]).map((r) => r[1]);
   const out: RegExp[] = [];
   if (names) {
@@ -279,7 +278,7 @@ export function k8sReasonPatterns(groups: readonly K8sReasonGroup[]): RegExp[] {
     out.push(new RegExp(`(?:\\bError: |\\bfailed: |\\bInit:)(${names})(?![\\w/.-])`));
     out.push(new RegExp(`\\bwith (${names}): `));
   }
-  if (texts.length) out.push(new RegExp(`(${alt(texts)})`));
+  if (texts.length) out.push(new RegExp(`(${literalAlternation(texts)})`));
   return out;
 }
 

@@ -30,9 +30,9 @@ import {
 } from './node-go-grpc-vocab.js';
 import { RUN_LOG_ONLY } from './sections.js';
 import { INFO_LEVELS } from './severity.js';
+import { escapeRegExp } from './regex-text.js';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const alt = (xs: readonly string[]) => xs.map(escape).join('|');
+const alt = (xs: readonly string[]): string => xs.map(escapeRegExp).join('|');
 
 /** What a line says, read through the table. */
 interface Reading {

@@ -11,8 +11,8 @@ import { defineRules, type Extracted } from '../rule.js';
 import type { FailureClass } from '../taxonomy.js';
 import { byAnswerer } from './answerer.js';
 import { groupOfStatus, NGINX_UPSTREAM_LOG, PROXY_ANSWERS, type ProxyAnswer, type ProxyGroup, type ProxyProducer, proxyAnswer } from './proxy-vocab.js';
+import { escapeRegExp } from './regex-text.js';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 const HINTS: Record<Exclude<ProxyGroup, 'skip'>, string> = {
   down: 'The proxy in front of the server had no healthy upstream to send the request to, or could not connect to it: the model server (or sandbox) behind it was down, not yet ready, or not registered with the proxy. Its own log says why it was not up; check the proxy\'s upstream/backend health checks.',
@@ -59,11 +59,11 @@ const ENVOY_DETAILS = /\b(no_healthy_upstream|upstream_response_timeout|upstream
 // Texts each distinctive enough alone (HAProxy's sentences, Kong's bodies, Traefik's, Envoy's, Cloudflare's).
 const ALONE = PROXY_ANSWERS.filter((x) => x.alone && x.group !== 'skip' && (x.text || x.producer === 'cloudflare'));
 const aloneText = (x: ProxyAnswer) => x.text || x.name;
-const ALONE_TEXT = new RegExp(`(?:^|[\\s"'>:=])(${[...new Set(ALONE.map(aloneText))].sort((p, q) => q.length - p.length).map(escape).join('|')})(?=$|[\\s"'<.,}])`);
+const ALONE_TEXT = new RegExp(`(?:^|[\\s"'>:=])(${[...new Set(ALONE.map(aloneText))].sort((p, q) => q.length - p.length).map(escapeRegExp).join('|')})(?=$|[\\s"'<.,}])`);
 
 // Kong's JSON body ({"message":"…"}, kong.response.error): every text of the table, the generic ones too.
 const KONG = PROXY_ANSWERS.filter((x) => x.producer === 'kong');
-const KONG_BODY = new RegExp(`"message"\\s*:\\s*"(${KONG.map((x) => escape(x.text)).join('|')})"`);
+const KONG_BODY = new RegExp(`"message"\\s*:\\s*"(${KONG.map((x) => escapeRegExp(x.text)).join('|')})"`);
 
 function readPage(line: string): Extracted | undefined {
   let m = CF_TITLE.exec(line);

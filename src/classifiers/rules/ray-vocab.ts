@@ -23,6 +23,7 @@
 // name when re-raised by a library), Ray's own log lines quote the death cause ("Worker exit type: X
 // Worker exit detail: …"), and the state API prints a task's "error_type: X".
 import type { FailureClass } from '../taxonomy.js';
+import { literalAlternation } from './regex-text.js';
 
 /**
  * What an error says about the run:
@@ -216,8 +217,6 @@ export const RAY_DEATH_TEXTS: readonly (readonly [string, string, RayErrorGroup,
   ['core_worker.cc (USER_ERROR)', 'Worker exits because there was an exception in the initialization method', 'skip'],
 ];
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const alt = (names: readonly string[]): string => [...names].sort((a, b) => b.length - a.length).map(escape).join('|');
 const live = <T extends readonly [string, ...unknown[]]>(rows: readonly T[], groups: readonly RayErrorGroup[], groupAt: number): string[] =>
   rows.filter((r) => groups.includes(r[groupAt] as RayErrorGroup)).map((r) => r[0]);
 
@@ -233,11 +232,11 @@ export function rayVocabPatterns(groups: readonly RayErrorGroup[]): RegExp[] {
   const errorTypes = live(RAY_ERROR_TYPES, groups, 1);
   const texts = RAY_DEATH_TEXTS.filter((r) => groups.includes(r[2])).map((r) => r[1]);
   const out: RegExp[] = [];
-  if (qualified.length) out.push(new RegExp(`\\bray\\.exceptions\\.(${alt(qualified)})\\b(?!\\()`));
-  if (bare.length) out.push(new RegExp(`\\b(${alt(bare)})\\b(?!\\()`));
-  if (exits.length) out.push(new RegExp(`\\b(?:[Ee]xit type: |exit_type\\W{1,4})(${alt(exits)})\\b`));
-  if (errorTypes.length) out.push(new RegExp(`\\berror_type\\W{1,5}(${alt(errorTypes)})\\b`));
-  if (texts.length) out.push(new RegExp(`(${alt(texts)})`));
+  if (qualified.length) out.push(new RegExp(`\\bray\\.exceptions\\.(${literalAlternation(qualified)})\\b(?!\\()`));
+  if (bare.length) out.push(new RegExp(`\\b(${literalAlternation(bare)})\\b(?!\\()`));
+  if (exits.length) out.push(new RegExp(`\\b(?:[Ee]xit type: |exit_type\\W{1,4})(${literalAlternation(exits)})\\b`));
+  if (errorTypes.length) out.push(new RegExp(`\\berror_type\\W{1,5}(${literalAlternation(errorTypes)})\\b`));
+  if (texts.length) out.push(new RegExp(`(${literalAlternation(texts)})`));
   return out;
 }
 
