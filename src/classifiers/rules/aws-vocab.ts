@@ -57,6 +57,7 @@
 //   AWS APIs' "Common errors" (IncompleteSignature, MissingAuthenticationToken, RequestExpired, …).
 
 import type { ClientError, ClientErrorGroup } from './client-vocab.js';
+import { escapeRegExp } from './regex-text.js';
 
 /**
  * What an error says about the run (the class it means is in the rules of rules/aws.ts):
@@ -642,10 +643,9 @@ export function templatePattern(message: string): RegExp | undefined {
   if (parts.length > 1 && parts[parts.length - 1]!.trim().length < 4) parts.pop();
   while (parts.length > 1 && parts[0] === '') parts.shift();
   if (!parts.some((p) => p.trim().length >= 8)) return undefined;
-  const esc = (p: string): string => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const last = parts.length - 1;
   const src = parts
-    .map((p, i) => (i === last && / "$/.test(p) && message.split('\n')[0]!.trimEnd().endsWith('"') ? `${esc(p.slice(0, -2))}(?: "|\\s*$)` : esc(i === last ? p.trimEnd() : p)))
+    .map((p, i) => (i === last && / "$/.test(p) && message.split('\n')[0]!.trimEnd().endsWith('"') ? `${escapeRegExp(p.slice(0, -2))}(?: "|\\s*$)` : escapeRegExp(i === last ? p.trimEnd() : p)))
     .join('.{0,300}?');
   return new RegExp(src);
 }

@@ -15,6 +15,7 @@ import { ALL_CLIENT_ERRORS, LITELLM_PROVIDER_TEXTS, OPENAI_API_ERROR_TEXTS, type
 import { ANTHROPIC_TYPE_STATUS } from './gateway.js';
 import { HARNESS_TIMEOUTS, TRACKER_NOISE } from './network.js';
 import { RUN_LOG_ONLY } from './sections.js';
+import { escapeRegExp } from './regex-text.js';
 
 /**
  * One pattern per producer: its module path, then one of its class names that `pick` keeps (groups
@@ -23,14 +24,13 @@ import { RUN_LOG_ONLY } from './sections.js';
  * decides, so the rule's class is what those names mean (the vocabulary fallback reads rule keys by the
  * rule's class).
  */
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const longestFirst = (xs: string[]): string[] => [...xs].sort((a, b) => b.length - a.length);
 function qualified(pick: (x: ClientError) => boolean): RegExp[] {
   const byModule = (Object.keys(PRODUCER_MODULES) as ClientProducer[]).flatMap((p) => {
     const names = namesOf(p).filter((n) => pick(clientError(p, n)!));
     return names.length ? [new RegExp(String.raw`\b(?<module>${PRODUCER_MODULES[p]})\.(?<name>${names.join('|')})\b(?![.\w])`)] : [];
   });
-  const texts = longestFirst(ALL_CLIENT_ERRORS.filter((x) => x.byText && pick(x)).map((x) => escape(x.byText!)));
+  const texts = longestFirst(ALL_CLIENT_ERRORS.filter((x) => x.byText && pick(x)).map((x) => escapeRegExp(x.byText!)));
   const codes = longestFirst(ALL_CLIENT_ERRORS.filter((x) => x.code && pick(x)).map((x) => x.code!));
   return [
     ...byModule,
@@ -139,7 +139,7 @@ function extractClient(line: string, m: RegExpExecArray): Extracted {
 
 /** The providers' texts LiteLLM classifies by and the OpenAI API's own messages, read as LiteLLM reads them: case-insensitively. */
 const PROVIDER_TEXTS = [...LITELLM_PROVIDER_TEXTS, ...OPENAI_API_ERROR_TEXTS];
-const PROVIDER_TEXT_RE = new RegExp(`(?<providerText>${longestFirst(PROVIDER_TEXTS.map(([text]) => escape(text))).join('|')})`, 'i');
+const PROVIDER_TEXT_RE = new RegExp(`(?<providerText>${longestFirst(PROVIDER_TEXTS.map(([text]) => escapeRegExp(text))).join('|')})`, 'i');
 const PROVIDER_TEXT = new Map(PROVIDER_TEXTS.map(([text, status, what]) => [text, { status, what }]));
 
 /** Source shown in a traceback ("except httpx.ReadTimeout:"), experiment trackers' own retries, harness timeouts that wrap a client's. */

@@ -166,7 +166,7 @@ describe('every client exception class through the lines that print it', () => {
       }
     expect(n).toBeGreaterThan(25);
     // Another service's error (an S3 upload, STS) is no model API answering.
-    expect(rules('botocore.exceptions.ClientError: An error occurred (AccessDenied) when calling the PutObject operation: Access Denied')).not.toContain('client.aws_model_api');
+    expect(rules('botocore.exceptions.ClientError: An error occurred (AccessDenied) when calling the PutObject operation: Access Denied')).not.toContain('aws.model_api');
   });
 });
 
