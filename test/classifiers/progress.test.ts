@@ -141,9 +141,12 @@ describe("an agent's install step failing (agent.install_step_failed)", () => {
   it('is agent.setup_failure in the agent setup output', () => {
     expect(classifyText(pip, 'harbor/agent/setup/stdout.txt').class).toBe('agent.setup_failure');
   });
-  it("is the agent's own task work once it talked to a model, and nothing in a run's own log", () => {
+  it("is the agent's own task work once it talked to a model, and the run's own setup in a run's log", () => {
     const session = `{"type":"assistant","message":{"role":"assistant","content":[]},"usage":{"input_tokens":18234,"output_tokens":512}}\n${pip}${CLAUDE_RESULT}\n`;
     expect(classifyText(session, 'agent/claude-code.txt').class).not.toBe('agent.setup_failure');
-    expect(classifyText(pip, 'logs/stdout.log').class).toBe('unknown');
+    // In a run's own log a pinned version pip cannot find is the run's requirements (pkg.unresolved), no agent install.
+    const run = classifyText(pip, 'logs/stdout.log');
+    expect(run.class).toBe('config.error');
+    expect(run.evidence[0]!.rule).toBe('pkg.unresolved');
   });
 });
