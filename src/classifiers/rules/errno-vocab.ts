@@ -24,6 +24,8 @@
 //   EDQUOT FilesystemQuotaExceeded), and io::Error's Debug `Os { code, kind, message }` / Display
 //   "message (os error N)".
 
+import type { FailureClass } from '../taxonomy.js';
+
 /**
  * What an errno says about the run:
  * - disk: the filesystem has no room for the write (ENOSPC, EDQUOT) or will not take a file that large
@@ -271,6 +273,21 @@ export const IN_CONTEXT: Readonly<Record<string, { file?: ErrnoGroup; socket?: E
   EPIPE: { socket: 'net', otherwise: 'echo' },
   ESHUTDOWN: { socket: 'net', otherwise: 'echo' },
   ENOTCONN: { file: 'storage', otherwise: 'echo' },
+};
+
+/**
+ * Errnos an older, stronger rule already reads in the same class on every line shape the errno rules
+ * would read (pkg-vocab.ts's `readBy` convention): its text, any case (glibc's, Go's and libuv's), its
+ * name, CPython's number and subclass. The errno rules build no pattern from them and decide nothing on
+ * them, so such a line has one rule. Not here: the errnos an older rule reads in some shapes only (EDQUOT
+ * and EMFILE by glibc's capitalised text but not Go's lower-case one, EHOSTUNREACH / ENETUNREACH likewise,
+ * ENOMEM not by Node's "not enough memory", ETIMEDOUT on connect only, ECONNABORTED by another text).
+ */
+export const ERRNO_READ_BY: Readonly<Record<string, { rule: string; class: FailureClass }>> = {
+  ENOSPC: { rule: 'disk.enospc', class: 'disk.full' },
+  EADDRINUSE: { rule: 'config.port_in_use', class: 'config.error' },
+  ECONNREFUSED: { rule: 'network.connection', class: 'network.error' },
+  ECONNRESET: { rule: 'network.connection', class: 'network.error' },
 };
 
 /** The group of an errno on a line: the table's, or its context's (IN_CONTEXT). */

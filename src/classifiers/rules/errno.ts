@@ -17,6 +17,7 @@ import {
   type DecidingGroup,
   decidingNames,
   decidingTexts,
+  ERRNO_READ_BY,
   type ErrnoEntry,
   type ErrnoGroup,
   isDeciding,
@@ -43,14 +44,16 @@ const C10D_ERRNO = /\berrno: (\d{1,4}) - ([^)\n]{2,120})/;
 // "dial tcp 10.0.0.5:8000: connect: connection refused"), C perror / strerror ("x: No space left on device"),
 // and any wrapper that quotes them: the text right after ": ", ending the line or a quoted/bracketed part.
 const ALL_GROUPS: readonly ErrnoGroup[] = [...new Set(LINUX_ERRNOS.map(([, , , g]) => g))];
-const colonText = (groups: readonly ErrnoGroup[]) =>
-  new RegExp(`: (${decidingTexts(groups).map(escapeRegExp).join('|')})(?=\\s*$|["'),;\\]}\\\\]| \\(|\\.(?:\\s|$))`, 'i');
+// `own`: leave out the errnos an older rule reads (ERRNO_READ_BY), for the rules' patterns; readErrno reads them all.
+const ownText = (t: string) => !ERRNO_READ_BY[byText(t)!.name];
+const colonText = (groups: readonly ErrnoGroup[], own = false) =>
+  new RegExp(`: (${decidingTexts(groups).filter((t) => !own || ownText(t)).map(escapeRegExp).join('|')})(?=\\s*$|["'),;\\]}\\\\]| \\(|\\.(?:\\s|$))`, 'i');
 // Node (lib/internal/errors.js): the code as printed, "Error: ENOSPC: no space left on device, write",
 // "connect ECONNREFUSED 127.0.0.1:8000", "read ECONNRESET", util.inspect's "code: 'ETIMEDOUT'"; the names of
 // the deciding errnos only (a generic code decides nothing, so it need not wake a rule). EIO is three
 // letters: its Node form carries libuv's text.
-const errnoName = (groups: readonly ErrnoGroup[]) => {
-  const names = decidingNames(groups);
+const errnoName = (groups: readonly ErrnoGroup[], own = false) => {
+  const names = decidingNames(groups).filter((n) => !own || !ERRNO_READ_BY[n]);
   const long = names.filter((n) => n.length >= 4);
   return new RegExp(`\\b(${long.join('|')})\\b${names.includes('EIO') ? '|\\b(EIO): i/o error' : ''}`);
 };
@@ -62,6 +65,8 @@ const ERRNO_NAME = errnoName(ALL_GROUPS);
 // exception name on a line without the errno ("ConnectionResetError: Connection lost"). TimeoutError is
 // not read: Python raises it for every time-out (socket.timeout, asyncio), not only ETIMEDOUT.
 const PY_SUBCLASS = /\b(ConnectionAbortedError|ConnectionRefusedError|ConnectionResetError)\b/;
+// ConnectionRefusedError and ConnectionResetError are network.connection's (ERRNO_READ_BY): no pattern here.
+const PY_OWN_SUBCLASS = /\bConnectionAbortedError\b/;
 const SUBCLASS_ERRNO: Record<string, string> = { ConnectionAbortedError: 'ECONNABORTED', ConnectionRefusedError: 'ECONNREFUSED', ConnectionResetError: 'ECONNRESET' };
 
 /** The errno's own file printed beside its text: CPython's "text: '/path'", Node's "text, open '/path'", Go's and perror's "/path: text". */
@@ -146,6 +151,8 @@ function verdict(line: string, groups: readonly DecidingGroup[]): Extracted {
   const r = readErrno(line);
   if (!r) return { classOverride: null };
   const { entry } = r;
+  // An older, stronger rule reads this errno in the same class wherever these would (ERRNO_READ_BY).
+  if (ERRNO_READ_BY[entry.name]) return { classOverride: null };
   const group = groupIn(entry.name, { file: fileBeside(line, entry.name), socket: r.via === 'c10d' || SOCKET_LINE.test(line) });
   if (!group || !isDeciding(group) || !groups.includes(group)) return { classOverride: null };
   if (group === 'net' && NET_ELSEWHERE.some((re) => re.test(line))) return { classOverride: null };
@@ -163,8 +170,8 @@ const CODE_LINES = [/\bexcept\b/, /\berrno\.E[A-Z]{2,}/];
  * vocabulary fallback counts a rule's keys for the rule's class).
  */
 function patternsFor(groups: readonly DecidingGroup[]): RegExp[] {
-  const out = [PY_ERRNO, RUST_DEBUG, RUST_DISPLAY, C10D_ERRNO, colonText(groups), errnoName(groups)];
-  if (groups.includes('net')) out.push(PY_SUBCLASS);
+  const out = [PY_ERRNO, RUST_DEBUG, RUST_DISPLAY, C10D_ERRNO, colonText(groups, true), errnoName(groups, true)];
+  if (groups.includes('net')) out.push(PY_OWN_SUBCLASS);
   return out;
 }
 

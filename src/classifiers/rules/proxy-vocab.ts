@@ -55,6 +55,8 @@
  *   an access rule): gateway.4xx;
  * - skip: not a failure (redirects, HAProxy's 200 page).
  */
+import type { FailureClass } from '../taxonomy.js';
+
 export type ProxyGroup = 'down' | 'bad_answer' | 'timeout' | 'tls' | 'proxy_error' | 'refused' | 'skip';
 
 export type ProxyProducer = 'nginx' | 'haproxy' | 'envoy' | 'cloudflare' | 'traefik' | 'kong';
@@ -72,9 +74,28 @@ export interface ProxyAnswer {
   text: string;
   group: ProxyGroup;
   alone: boolean;
+  /**
+   * An older, stronger rule reads this answer in the same class on every shape the proxy rules would read
+   * it in (pkg-vocab.ts's `readBy` convention): that rule and its class. The proxy rules decide nothing on
+   * it, so such a line has one rule. Only answers without `upstreamDown` (down / bad_answer set it for
+   * relations.ts, which gateway.server_error does not), and only page-shaped ones (a sentence read alone
+   * is a shape the older rule does not read).
+   */
+  readBy?: { rule: string; class: FailureClass };
 }
 
 const a = (producer: ProxyProducer, status: number, name: string, text: string, group: ProxyGroup, alone = false): ProxyAnswer => ({ producer, status, name, text, group, alone });
+
+// gateway.server_error (55) reads "Internal Server Error" and "Gateway Time-out" wherever they are printed.
+const READ_BY: Readonly<Record<string, { rule: string; class: FailureClass }>> = {
+  'nginx 500': { rule: 'gateway.server_error', class: 'gateway.5xx' },
+  'nginx 504': { rule: 'gateway.server_error', class: 'gateway.5xx' },
+  'haproxy 500': { rule: 'gateway.server_error', class: 'gateway.5xx' },
+};
+const withReadBy = (x: ProxyAnswer): ProxyAnswer => {
+  const by = READ_BY[`${x.producer} ${x.status}`];
+  return by ? { ...x, readBy: by } : x;
+};
 
 /** The group a status gives when its reason phrase is none the table lists. */
 export function groupOfStatus(status: number): ProxyGroup {
@@ -121,9 +142,9 @@ const HAPROXY_PAGES: readonly (readonly [number, string, string, boolean])[] = [
 ];
 
 export const PROXY_ANSWERS: readonly ProxyAnswer[] = [
-  ...NGINX_PAGES.map(([s, r]) => a('nginx', s, r, '', groupOfStatus(s))),
+  ...NGINX_PAGES.map(([s, r]) => withReadBy(a('nginx', s, r, '', groupOfStatus(s)))),
   // HAProxy's 503 is its own: no server of the backend is up.
-  ...HAPROXY_PAGES.map(([s, r, t, alone]) => a('haproxy', s, r, t, s === 503 ? 'down' : groupOfStatus(s), alone)),
+  ...HAPROXY_PAGES.map(([s, r, t, alone]) => withReadBy(a('haproxy', s, r, t, s === 503 ? 'down' : groupOfStatus(s), alone))),
 
   // Envoy's local replies (router.cc) and the reset reasons it names (utility.cc resetReasonToString).
   a('envoy', 503, 'no_healthy_upstream', 'no healthy upstream', 'down', true),

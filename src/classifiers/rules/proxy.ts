@@ -45,7 +45,8 @@ function verdict(producer: ProxyProducer | 'unknown', status: number | undefined
   };
 }
 
-const of = (x: ProxyAnswer | undefined, strength: number): Extracted | undefined => (x ? verdict(x.producer, x.status, x.group, strength) : undefined);
+// An answer an older rule reads (readBy) decides nothing here.
+const of = (x: ProxyAnswer | undefined, strength: number): Extracted | undefined => (x ? (x.readBy ? { classOverride: null } : verdict(x.producer, x.status, x.group, strength)) : undefined);
 
 // The page shapes: nginx / ALB "<title>502 Bad Gateway</title>", HAProxy "<h1>504 Gateway Time-out</h1>".
 const STATUS_PAGE = /<(?:title|h1)>([1-5]\d\d) ([A-Z][\w' -]{1,60})<\/(?:title|h1)>/;
@@ -57,7 +58,7 @@ const CF_SHORT_BODY = /(?:^|[\s"'>:])error code: (52\d|530|10\d\d)\b/;
 const ENVOY_RESET = /upstream connect error or disconnect\/reset before headers\. (?:retried and the latest )?reset reason: ([a-zA-Z][a-zA-Z_ ]{1,40}[a-zA-Z])/;
 const ENVOY_DETAILS = /\b(no_healthy_upstream|upstream_response_timeout|upstream_per_try_timeout|cluster_not_found|route_not_found|rbac_access_denied_matched_policy)\b|\bupstream_reset_before_response_started\{([a-z_]{2,60})/;
 // Texts each distinctive enough alone (HAProxy's sentences, Kong's bodies, Traefik's, Envoy's, Cloudflare's).
-const ALONE = PROXY_ANSWERS.filter((x) => x.alone && x.group !== 'skip' && (x.text || x.producer === 'cloudflare'));
+const ALONE = PROXY_ANSWERS.filter((x) => x.alone && !x.readBy && x.group !== 'skip' && (x.text || x.producer === 'cloudflare'));
 const aloneText = (x: ProxyAnswer) => x.text || x.name;
 const ALONE_TEXT = new RegExp(`(?:^|[\\s"'>:=])(${[...new Set(ALONE.map(aloneText))].sort((p, q) => q.length - p.length).map(escapeRegExp).join('|')})(?=$|[\\s"'<.,}])`);
 
@@ -77,7 +78,9 @@ function readPage(line: string): Extracted | undefined {
   }
   if ((m = STATUS_PAGE.exec(line))) {
     const status = Number(m[1]);
-    const x = proxyAnswer('nginx', status, m[2]!.trim()) ?? proxyAnswer('haproxy', status, m[2]!.trim());
+    const found = proxyAnswer('nginx', status, m[2]!.trim()) ?? proxyAnswer('haproxy', status, m[2]!.trim());
+    // The older rule reads the phrase as printed; another case of it ("Gateway time-out") stays this rule's.
+    const x = found?.readBy && found.name !== m[2]!.trim() ? { ...found, readBy: undefined } : found;
     // A 4xx page says little about whose request it was; any other rule on the bundle decides first.
     const strength = status < 500 ? 44 : 54;
     return x ? of(x, strength) : verdict('unknown', status, groupOfStatus(status), strength);

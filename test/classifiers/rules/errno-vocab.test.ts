@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   byTextPrefix,
+  ERRNO_READ_BY,
   ERRNO_TEXTS,
   type ErrnoGroup,
   groupIn,
@@ -16,7 +17,7 @@ import {
   PY_OSERROR_SUBCLASS,
   RUST_ERROR_KIND,
 } from '../../../src/classifiers/rules/errno-vocab.js';
-import { readErrno } from '../../../src/classifiers/rules/errno.js';
+import { errnoRules, readErrno } from '../../../src/classifiers/rules/errno.js';
 import { classifyText } from '../helpers.js';
 
 /** What each group must mean for a run (TAXONOMY.md), stated here rather than read from the rules. */
@@ -223,5 +224,34 @@ describe('a symptom read through the table does not outrank its cause', () => {
       '[E1202 10:11:12.345678 socket.cpp:1019] [c10d] The client socket has failed to connect to [127.0.0.1]:8000 (errno: 111 - Connection refused).',
     ].join('\n');
     expect(classifyText(log).class).toBe('user.code_error');
+  });
+});
+
+describe('the errnos an older rule reads in the same class (ERRNO_READ_BY)', () => {
+  // Upstream-worded lines of each form; the expected rule and class are written out, not read from the table.
+  const lines: [string, string, string][] = [
+    ["OSError: [Errno 28] No space left on device: '/ckpt/step_3000/model.safetensors'", 'disk.enospc', 'disk.full'],
+    ['write /scratch/ckpt/optimizer.pt: no space left on device', 'disk.enospc', 'disk.full'],
+    ['Error: Os { code: 28, kind: StorageFull, message: "No space left on device" }', 'disk.enospc', 'disk.full'],
+    ["Error: ENOSPC: no space left on device, write", 'disk.enospc', 'disk.full'],
+    ['OSError: [Errno 98] Address already in use', 'config.port_in_use', 'config.error'],
+    ['listen tcp :8000: bind: address already in use', 'config.port_in_use', 'config.error'],
+    ['Error: listen EADDRINUSE: address already in use :::3000', 'config.port_in_use', 'config.error'],
+    ['ConnectionRefusedError: [Errno 111] Connection refused', 'network.connection', 'network.error'],
+    ['dial tcp 10.42.0.17:8000: connect: connection refused', 'network.connection', 'network.error'],
+    ['Error: connect ECONNREFUSED 127.0.0.1:8000', 'network.connection', 'network.error'],
+    ['ConnectionResetError: [Errno 104] Connection reset by peer', 'network.connection', 'network.error'],
+    ['read tcp 10.42.0.9:51234->10.42.0.17:8000: read: connection reset by peer', 'network.connection', 'network.error'],
+    ['Error: Connection reset by peer (os error 104)', 'network.connection', 'network.error'],
+  ];
+  it('marks exactly these', () => {
+    expect(Object.keys(ERRNO_READ_BY).sort()).toEqual(['EADDRINUSE', 'ECONNREFUSED', 'ECONNRESET', 'ENOSPC']);
+  });
+  it.each(lines)('%s is %s', (line, rule, klass) => {
+    const d = classifyText(line);
+    expect(d.class).toBe(klass);
+    expect(d.evidence[0]?.rule).toBe(rule);
+    // The evidence keeps one rule per line, so what must not happen is an errno rule reading it at all.
+    for (const r of errnoRules) expect(r.extract!(line, /x/.exec('x')!).classOverride, r.id).toBeNull();
   });
 });

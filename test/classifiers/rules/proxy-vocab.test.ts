@@ -3,6 +3,7 @@
 // the groups ordering against the server's own failure the way they mean.
 import { describe, expect, it } from 'vitest';
 import { NGINX_UPSTREAM_LOG, PROXY_ANSWERS, type ProxyAnswer, type ProxyGroup } from '../../../src/classifiers/rules/proxy-vocab.js';
+import { proxyRules } from '../../../src/classifiers/rules/proxy.js';
 import { classifyText } from '../helpers.js';
 
 const cls = (text: string) => classifyText(text).class;
@@ -125,5 +126,25 @@ describe('what the groups mean in a run', () => {
     expect(rules('A timeout occurred while waiting for the lock').filter((r) => r.startsWith('proxy.'))).toEqual([]);
     expect(rules('    if "no healthy upstream" in resp.text:').filter((r) => r.startsWith('proxy.'))).toEqual([]);
     expect(rules('GitHub API rate limit exceeded for 10.0.0.1').filter((r) => r.startsWith('proxy.'))).toEqual([]);
+  });
+});
+
+describe('the answers an older rule reads in the same class (readBy)', () => {
+  const pages: [string, string][] = [
+    ['<html><head><title>500 Internal Server Error</title></head>', 'nginx 500'],
+    ['<center><h1>504 Gateway Time-out</h1></center>', 'nginx 504'],
+    ['<html><body><h1>500 Internal Server Error</h1>', 'haproxy 500'],
+  ];
+  it('marks exactly these', () => {
+    expect(PROXY_ANSWERS.filter((x) => x.readBy).map((x) => `${x.producer} ${x.status}`)).toEqual(['nginx 500', 'nginx 504', 'haproxy 500']);
+  });
+  it.each(pages)('%s is gateway.server_error\'s (%s)', (line) => {
+    const d = classifyText(line);
+    expect(d.class).toBe('gateway.5xx');
+    expect(d.evidence[0]?.rule).toBe('gateway.server_error');
+    for (const r of proxyRules) expect(r.extract!(line, /x/.exec('x')!).classOverride, r.id).toBeNull();
+  });
+  it('another case of the phrase, which the older rule does not read, stays the proxy rule\'s', () => {
+    expect(rules('<h1>504 Gateway time-out</h1>')[0]).toBe('proxy.error_page');
   });
 });
