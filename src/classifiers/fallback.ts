@@ -56,8 +56,18 @@ export function words(text: string): string {
   return split ? ` ${split} ` : ' ';
 }
 
-/** Names every producer uses for any failure (Python's catch-all exceptions, status fields): they say a failure happened, not which. */
-const GENERIC_NAMES = new Set(['RuntimeError', 'ValueError', 'Exception', 'BaseException', 'OSError', 'IOError', 'EnvironmentError', 'SystemExit', 'SystemError', 'Error', 'StandardError', 'UserWarning', 'exitCode', 'ExitCode', 'errorCode', 'statusCode'].map((n) => words(n)));
+/**
+ * Names every producer uses for any failure (Python's catch-all exceptions, status fields) and the words of
+ * a process dying of a signal (the kernel's and libc's signal names, bash's "Segmentation fault (core
+ * dumped)", CPython faulthandler's "Fatal Python error"): they say a failure happened, not which. A native
+ * crash reads the same in a Ray worker, a DataLoader worker or a CUDA extension, so it is no class's word.
+ */
+const GENERIC_NAMES = new Set(
+  [
+    'RuntimeError', 'ValueError', 'Exception', 'BaseException', 'OSError', 'IOError', 'EnvironmentError', 'SystemExit', 'SystemError', 'Error', 'StandardError', 'UserWarning', 'exitCode', 'ExitCode', 'errorCode', 'statusCode',
+    'Segmentation fault', 'core dumped', 'Fatal Python error', 'Aborted', 'SIGSEGV', 'SIGABRT', 'SIGBUS', 'SIGILL', 'SIGFPE',
+  ].map((n) => words(n)),
+);
 
 /** Words of a term (as `words` writes it) that say something: 3+ letters, no stopword, no number. */
 function meaningfulWords(term: string): number {

@@ -154,6 +154,34 @@ describe('vocabulary fallback over the traceback catch-all', () => {
   });
 });
 
+describe('vocabulary fallback: a native crash is no class’s word', () => {
+  // CPython faulthandler (Python/faulthandler.c: "Fatal Python error: Segmentation fault" and the thread
+  // stacks) then bash's report of the signalled child (strsignal(SIGSEGV) + " (core dumped)"), as a
+  // DataLoader worker crash prints them outside any Ray job. Ray's own rules read a native crash only with
+  // Ray's prefixes; the words alone say a process died, not which producer's fault.
+  const SEGV = [
+    'Epoch 3:  45%|████▌     | 450/1000 [10:01<12:13,  1.33s/it]',
+    'Fatal Python error: Segmentation fault',
+    '',
+    'Thread 0x00007f3a2c1fe700 (most recent call first):',
+    '  File "/opt/conda/lib/python3.10/site-packages/torch/utils/data/_utils/worker.py", line 308 in _worker_loop',
+    'Segmentation fault (core dumped)',
+    '',
+  ].join('\n');
+
+  it('stays unknown rather than guessing a Ray crash', () => {
+    const d = classify(SEGV);
+    expect(d.class).toBe('unknown');
+    expect(isVocabularyGuess(d)).toBe(false);
+  });
+
+  it('a Ray worker’s native crash, in Ray’s prefix, is still ray.crash by rule', () => {
+    const d = classify('(RolloutWorker pid=4121) *** SIGSEGV received at time=1733220000 on cpu 3 ***\n(RolloutWorker pid=4121) Segmentation fault (core dumped)\n');
+    expect(d.class).toBe('ray.crash');
+    expect(isVocabularyGuess(d)).toBe(false);
+  });
+});
+
 describe('vocabulary scoring', () => {
   const lexicon: LexiconEntry[] = [
     { class: 'disk.full', source: 'test', terms: ['No space left on device'] },
