@@ -30,6 +30,7 @@ import { sandboxProviderRules } from './sandbox-providers.js';
 import { sandboxSdkRules } from './sandbox-sdk.js';
 import { RUN_LOG_ONLY } from './sections.js';
 import { logStallRules } from './stall.js';
+import { trackerRules } from './tracker.js';
 import { userCodeRules } from './usercode.js';
 import { validationRules } from './validation.js';
 import { verifierRules } from './verifier.js';
@@ -65,6 +66,7 @@ const ALL = [
   ...awsRules,
   ...pkgRules,
   ...configRules,
+  ...trackerRules,
   ...errnoRules,
   ...validationRules,
   ...harborRules,
