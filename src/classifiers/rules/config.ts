@@ -215,6 +215,9 @@ export const configRules = defineRules([
       /requires the [^\n]{1,80} librar(?:y|ies) but (?:it was|they were) not found in your environment/,
       /FlashAttention2 has been toggled on, but it cannot be used due to the following error: the package flash_attn seems to be not installed/,
       /Torch not compiled with CUDA enabled|Distributed package doesn't have NCCL built in/,
+      // torch.compile's inductor backend without a usable Triton (torch/utils/_triton.py, torch/_inductor):
+      // "Cannot find a working triton installation. Either the package is not installed or it is too old."
+      /Cannot find a working triton installation/,
     ],
     strength: 80,
     sections: RUN_LOG_ONLY,

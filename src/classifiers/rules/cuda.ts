@@ -86,6 +86,19 @@ export const cudaRules = defineRules([
     hint: ARCH_MISMATCH_HINT,
   },
   {
+    // Triton refusing to launch a kernel whose compiled configuration needs more of a per-SM resource than
+    // this GPU has (triton/runtime/errors.py OutOfResources: "out of resource: shared memory, Required: N,
+    // Hardware limit: M. Reducing block sizes or `num_stages` may help."; the same for registers/threads).
+    // Not memory exhaustion: the kernel's block sizes were tuned for a larger GPU (an H100's 228 KiB of
+    // shared memory against an A10's or a 4090's 100 KiB), so the setting, not the device, is wrong here.
+    id: 'cuda.kernel_resources',
+    class: 'config.error',
+    patterns: [/\bOutOfResources: out of resource: \w+(?: \w+)?, Required: \d+, Hardware limit: \d+/, /\bout of resource: shared memory, Required: \d+, Hardware limit: \d+/],
+    strength: 82,
+    why: "a Triton kernel's configuration needs more shared memory (or registers) per block than this GPU has",
+    hint: "A Triton kernel was compiled with block sizes / num_stages for a GPU with more shared memory per SM than this one (Required vs Hardware limit in the message). Use the library's settings for this GPU (smaller BLOCK sizes or num_stages, a different autotune config), upgrade the library that ships the kernel, or run on the GPU it was tuned for.",
+  },
+  {
     id: 'cuda.oom.torch',
     class: 'cuda.oom',
     patterns: [
