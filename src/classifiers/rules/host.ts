@@ -210,6 +210,9 @@ export const hostRules = defineRules([
       // DeepSpeed's launcher (launcher/launch.py sigkill_handler) killing the other ranks after one died
       // and then exiting: the run was taken down, the reason is elsewhere.
       /\[launch\.py:\d+:sigkill_handler\] Killing subprocess \d+/,
+      // srun's per-task summary of a task ended by SIGKILL (strsignal: "srun: error: node12: task 3: Killed");
+      // its "Out Of Memory" form, when slurmstepd saw an oom_kill event, is host.oom_killer's.
+      /srun: error: \S{1,200}: tasks? [\d,-]{1,200}: Killed\s*$/,
       /\bexits with return code = -9\b/,
       // A compiler killed mid-build (building flash-attn/apex from source with too many parallel jobs):
       // GCC "c++: fatal error: Killed signal terminated program cc1plus", nvcc "nvcc error   : 'cicc' died

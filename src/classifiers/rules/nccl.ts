@@ -22,6 +22,9 @@ export const ncclRules = defineRules([
       // releases: "Timeout at NCCL work: N, last enqueued NCCL work: …").
       /Exception \(either an error or timeout\) detected by watchdog at work: \d+/,
       /Timeout at NCCL work: \d+, last enqueued NCCL work/,
+      // WorkNCCL::handleException's exit message after the watchdog found such a work (ProcessGroupNCCL.cpp):
+      // "Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, …".
+      /Some NCCL operations have failed or timed out\. Due to the asynchronous nature of CUDA kernels/,
     ],
     strength: 40,
     extract: (line) => {
@@ -194,6 +197,10 @@ export const ncclRules = defineRules([
       // correspond to a valid CUDA device", CUDA runtime API): torch.cuda.set_device(local_rank) with more
       // ranks per node than GPUs visible, or a hard-coded cuda:N. The request, not the GPU, is wrong.
       /invalid device ordinal/,
+      // The same request as PyTorch's lazy CUDA init checks it (aten/src/ATen/cuda/CUDAContext.cpp
+      // TORCH_INTERNAL_ASSERT "device >= 0 && device < num_gpus", raised as DeferredCudaCallError): a
+      // device index past the GPUs this process sees (CUDA_VISIBLE_DEVICES narrower than the rank layout).
+      /device >= 0 && device < num_gpus INTERNAL ASSERT FAILED/,
       // Ranks or the application and the library on different NCCL releases (ncclInvalidUsage): src/init.cc
       // "Mismatched NCCL version detected : rank %d version %d rank %d version %d" (bootstrap allgather of
       // peer info), src/dev_runtime.cc "NCCL library is too old. This application was compiled with NCCL

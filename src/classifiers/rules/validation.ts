@@ -86,8 +86,9 @@ export const VALIDATION_TEMPLATES = {
   // not found in the base model. Please check the target modules and try again.").
   modelParts: /\bnot found in the base model\b/,
   // More GPUs asked for than the node has: vLLM config/parallel.py ("World size (8) is larger than the number of
-  // available GPUs (4) in this node").
-  gpuCount: /\b(?:is (?:larger|greater|bigger) than|exceeds) the number of (?:available |visible )?(?:GPUs|devices|CUDA devices)\b/,
+  // available GPUs (4) in this node"), vLLM executor/ray_utils.py ("The number of required GPUs exceeds the total
+  // number of available GPUs in the placement group.").
+  gpuCount: /\b(?:is (?:larger|greater|bigger) than|exceeds) the (?:total )?number of (?:available |visible )?(?:GPUs|devices|CUDA devices)\b/,
   // A feature the chosen settings do not support: vLLM arg_utils ("… is not supported by the V1 Engine"), TRL
   // ("GRPOTrainer does not support sequence-dim parallelism … yet"), Lightning ("strategies from the DDP
   // family are not supported on the MPS accelerator"). Only with what it is not supported with / by / on.
