@@ -79,6 +79,10 @@ export const gatewayRules = defineRules([
       /invalid_request_error/,
       /Error code: 4\d\d\b/,
       /Client error '4\d\d/,
+      // 402 Payment Required: a prepaid gateway out of credit for the request. OpenRouter's own texts ("This
+      // request requires more credits, or fewer max_tokens. You requested up to N tokens, but can only afford
+      // M.", "Insufficient credits. Add more using https://openrouter.ai/credits") and the reason phrase.
+      /This request requires more credits, or fewer max_tokens|Insufficient credits\. Add more using|\b402 Payment Required\b/,
     ],
     strength: 65,
     extract: byAnswerer(statusOf),
