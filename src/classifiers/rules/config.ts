@@ -218,6 +218,10 @@ export const configRules = defineRules([
       // torch.compile's inductor backend without a usable Triton (torch/utils/_triton.py, torch/_inductor):
       // "Cannot find a working triton installation. Either the package is not installed or it is too old."
       /Cannot find a working triton installation/,
+      // torch/utils/cpp_extension.py building a C++/CUDA extension at run time: verify_ninja_availability
+      // ("Ninja is required to load C++ extensions"), _join_cuda_home ("CUDA_HOME environment variable is not
+      // set. Please set it to your CUDA install root.").
+      /Ninja is required to load C\+\+ extensions|CUDA_HOME environment variable is not set\. Please set it to your CUDA install root/,
     ],
     strength: 80,
     sections: RUN_LOG_ONLY,
@@ -287,7 +291,26 @@ export const configRules = defineRules([
     // ("version `GLIBC_2.32' not found", "`GLIBCXX_3.4.29' not found"). The dynamic loader's words.
     id: 'config.binary_mismatch',
     class: 'config.error',
-    patterns: [/\.so(?:\.[\d.]+)?: undefined symbol: \S/, /version `GLIBC(?:XX)?_[\d.]{1,20}' not found/, /version `CXXABI_[\d.]{1,20}' not found/],
+    patterns: [
+      /\.so(?:\.[\d.]+)?: undefined symbol: \S/,
+      /version `GLIBC(?:XX)?_[\d.]{1,20}' not found/,
+      /version `CXXABI_[\d.]{1,20}' not found/,
+      // A CUDA toolkit library the binary was linked against is not installed (the dynamic loader's "…:
+      // cannot open shared object file"): libcudart.so.11.0 wanted by a wheel built for CUDA 11 in a CUDA 12
+      // environment, cuBLAS/cuDNN/NCCL/NVRTC/cuSPARSE/cuFFT/cuRAND/cuSOLVER not installed. Packages, not the
+      // GPU: the driver's own libcuda/libnvidia-ml missing is cuda.fault's.
+      /lib(?:cudart|cublas\w*|cudnn\w*|nccl|nvrtc\w*|cusparse\w*|cufft\w*|curand|cusolver\w*|nvJitLink|nvToolsExt)\.so[.\d]*: cannot open shared object file/,
+      // Building an extension against another CUDA than torch's: torch/utils/cpp_extension.py
+      // _check_cuda_version ("The detected CUDA version (X) mismatches the version that was used to compile
+      // PyTorch (Y)"), DeepSpeed op_builder/builder.py CUDAMismatchException ("Installed CUDA version X does
+      // not match the version torch was compiled with Y").
+      /The detected CUDA version \([\d.]+\) mismatches the version that was used to compile\s+PyTorch/,
+      /\bCUDAMismatchException\b|Installed CUDA version [\d.]+ does not match the version torch was compiled with/,
+      // NumPy's ABI break: numpy 2's _multiarray_umath.py warning on a module built for 1.x ("A module that was
+      // compiled using NumPy 1.x cannot be run in"), and the dtype size check of a module built against
+      // another NumPy ("numpy.dtype size changed, may indicate binary incompatibility").
+      /A module that was compiled using NumPy 1\.x cannot be run in|numpy\.dtype size changed, may indicate binary incompatibility/,
+    ],
     strength: 78,
     sections: RUN_LOG_ONLY,
     why: 'a compiled extension does not fit the installed libraries it was built against',

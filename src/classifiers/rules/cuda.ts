@@ -260,7 +260,9 @@ export const cudaRules = defineRules([
       /no CUDA-capable device is detected|Found no NVIDIA driver|NVIDIA-SMI has failed|No CUDA GPUs are available|GPU is lost/,
       /CUDA_ERROR_(?:ILLEGAL_ADDRESS|LAUNCH_FAILED|ECC_UNCORRECTABLE|NO_DEVICE|UNKNOWN|ILLEGAL_INSTRUCTION|HARDWARE_STACK_ERROR|MISALIGNED_ADDRESS)|cudaErrorLaunchFailure/,
       /CUDA driver version is insufficient|NVIDIA driver on your system is too old/,
-      /lib(?:cuda|cudart|cublas\w*|cudnn\w*|nvidia-ml|nccl)\.so[.\d]*: cannot open shared object file/,
+      // The driver's own libraries (libcuda, NVML) missing: no driver on the host or none mounted into the
+      // container (the NVIDIA container runtime not used). The toolkit's libraries are config.binary_mismatch's.
+      /lib(?:cuda|nvidia-ml)\.so[.\d]*: cannot open shared object file/,
       /GPU has fallen off the bus|fallen off the bus/,
       /CUDA error: (?:misaligned address|an illegal instruction|unknown error|operation not permitted when stream is capturing|the launch timed out|CUBLAS_STATUS_\w+|system not yet initialized|initialization error)/,
       /CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED)|CUDNN_STATUS_(?:INTERNAL_ERROR|EXECUTION_FAILED|MAPPING_ERROR|NOT_INITIALIZED|VERSION_MISMATCH|RUNTIME_PREREQUISITE_MISSING|LICENSE_ERROR)/,
