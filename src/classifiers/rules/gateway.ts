@@ -48,6 +48,10 @@ export const gatewayRules = defineRules([
       /Too Many Requests/,
       /No (?:deployments|models) available/,
       /insufficient_quota/,
+      // Google's APIs (Gemini API, Vertex AI) answering 429 RESOURCE_EXHAUSTED: the quota service's "Quota
+      // exceeded for quota metric '…' and limit '…'" and google-api-core's ResourceExhausted "429 Resource has
+      // been exhausted (e.g. check quota)."
+      /Quota exceeded for quota metric '|\b429 Resource has been exhausted\b/,
       /Error code: 429|HTTP\/\d(?:\.\d)?"? 429\b|status(?:_code)?[=: ]+429\b/,
     ],
     strength: 66,

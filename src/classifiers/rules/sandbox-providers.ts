@@ -24,6 +24,23 @@ function e2bClass(line: string): Extracted {
 
 export const sandboxProviderRules = defineRules([
   {
+    // SWE-ReX, the sandbox runtime of SWE-agent and mini-swe-agent's swerex environments (swerex/exceptions.py):
+    // DeploymentStartupError (swerex/deployment/docker.py "Runtime did not start within timeout. Here's the
+    // output from the container process."), its subclass DockerPullError (the image could not be pulled),
+    // DeploymentNotStartedError ("Deployment not started"). Named with their module: the bare class names are
+    // common in other programs. A command timing out inside the sandbox (CommandTimeoutError) is the agent's
+    // command, not the sandbox: no row reads it here.
+    id: 'sandbox.swerex',
+    class: 'sandbox.failure',
+    patterns: [
+      /\bswerex\.exceptions\.(?:DeploymentStartupError|DockerPullError|DeploymentNotStartedError)\b/,
+      /\bRuntime did not start within timeout\. Here's the output from the container process\b/,
+    ],
+    strength: 72,
+    why: "SWE-ReX could not start the sandbox runtime (container start, image pull) the agent runs in",
+    hint: "The SWE-ReX runtime never came up in its container (startup timeout, image pull failure): check the Docker/Modal backend, the image name and registry access, and raise the deployment's startup_timeout on a loaded host; the trial has no score.",
+  },
+  {
     // modal-client py/modal/exception.py: SandboxTimeoutError ("a Sandbox exceeds its execution duration
     // limit"), SandboxTerminatedError ("terminated for an internal reason"), raised by Sandbox.wait/poll
     // (py/modal/sandbox.py); the filesystem/exec control plane's "The Sandbox is unavailable. This Sandbox may
