@@ -142,7 +142,11 @@ export const agentRules = defineRules([
   {
     id: 'agent.binary_not_found',
     class: 'agent.setup_failure',
-    patterns: [new RegExp(`^(?:\\S{0,40}[>$#]\\s*)?(?:(?:bash|sh|zsh)(?::\\s*line \\d+)?:\\s*)?(${AGENT_BINARIES.join('|')}): command not found`)],
+    patterns: [
+      new RegExp(`^(?:\\S{0,40}[>$#]\\s*)?(?:(?:bash|sh|zsh)(?::\\s*line \\d+)?:\\s*)?(${AGENT_BINARIES.join('|')}): command not found`),
+      // zsh's own order (Src/exec.c: "command not found: %s").
+      new RegExp(`^(?:\\S{0,40}[>$#]\\s*)?zsh: command not found: (${AGENT_BINARIES.join('|')})\\s*$`),
+    ],
     strength: 48,
     extract: (_l, m) => ({ command: m[1] }),
     why: "the agent's own binary is not on PATH in the sandbox",

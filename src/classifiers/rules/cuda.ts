@@ -116,6 +116,9 @@ export const cudaRules = defineRules([
       /cuda runtime error \(2\) : out of memory|error=2 : out of memory/,
       // ggml/llama.cpp and other C++ servers: "allocating 4096.00 MiB on device 0: cudaMalloc failed: out of memory".
       /cuda(?:Malloc\w*|MemAlloc\w*) failed: out of memory/,
+      // ggml-cuda's older CUDA_CHECK ("CUDA error %d at %s:%d: %s" with cudaGetErrorString): "CUDA error 2 at
+      // …/ggml-cuda.cu:7641: out of memory".
+      /CUDA error \d+ at \S{1,300}:\d+: out of memory/,
       // ggml's allocators naming the backend buffer that did not fit ("alloc_tensor_range: failed to
       // allocate CUDA0 buffer of size 5064192000", "ggml_gallocr_reserve_n: …", llama.cpp's "unable to
       // allocate CUDA0 buffer"); ROCm builds name it ROCm0.

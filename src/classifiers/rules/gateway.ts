@@ -117,6 +117,10 @@ export const gatewayRules = defineRules([
       /(?:\b|MQ|Async)EngineDeadError\b/,
       /upstream connect error or disconnect\/reset before headers|no healthy upstream/,
       /overloaded_error/,
+      // Anthropic's 529 with its reason as clients print the status line ("529 Overloaded"; Claude Code's retry
+      // note "529 Overloaded · Retrying in 5s · attempt 3/10"; its final "Repeated 529 Overloaded errors" is
+      // agent.vocab_overloaded's).
+      /\b529 Overloaded\b(?! errors)/,
       /The server had an error (?:while )?processing your request/,
       /status(?:_code)?[= ]5\d\d\b|status code 5\d\d\b/,
     ],
@@ -137,6 +141,9 @@ export const gatewayRules = defineRules([
       /\bServerTimeoutError\b/,
       /The read operation timed out|Read timed out/,
       /Streaming request timeout after/,
+      // A client's own deadline stated with its length ("Ollama request timed out after 30s", "request timed
+      // out after 600 seconds"): the request, not a connection, ran out of time.
+      /\b[Rr]equest timed out after \d+(?:\.\d+)? ?(?:ms|s|secs?|seconds)\b/,
       /(?:^|[\s:(\]])(?:asyncio\.(?:exceptions\.)?)?TimeoutError(?::|\)|$)/,
       /DEADLINE_EXCEEDED|Deadline Exceeded|context deadline exceeded/,
       /\bsocket\.timeout\b|(?<!connect )\bE(?:SOCKET)?TIMEDOUT\b/,
