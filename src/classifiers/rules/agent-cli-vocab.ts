@@ -203,6 +203,10 @@ const CLAUDE: AgentCliEntry[] = [
   e('claude-code', 'connection_error-offline', 'Unable to connect to API. Check your internet connection', 'network'),
   // The CLI's own timeout text, a wording other programs print too: api.request_timeout reads it.
   e('claude-code', 'api_timeout', 'Request timed out', 'timeout', { readBy: 'api.request_timeout' }),
+  // The stream watchdog of 2.1.x (CLAUDE_STREAM_IDLE_TIMEOUT_MS): the API stream went quiet mid-answer;
+  // printed as "API Error: Stream idle timeout - partial response received" (quoted by many harnesses' retry
+  // classifiers in the code index; not in the 2.0.76 bundle this table was first read from).
+  e('claude-code', 'stream_idle_timeout', 'Stream idle timeout - partial response received', 'timeout'),
   // The model declined (the API's stop_reason "refusal"): the policy's own decision, scored as it is.
   e('claude-code', 'refusal', 'API Error: Claude Code is unable to respond to this request, which appears to violate our Usage Policy', 'gave_up'),
   // The API-error tag on the assistant message (stream-json): beside the text above, which says more.
