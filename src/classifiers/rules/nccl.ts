@@ -226,9 +226,8 @@ export const ncclRules = defineRules([
   {
     // NCCL's shared-memory transport creating its segment under /dev/shm (src/os/linux.cc, older
     // src/misc/shmutils.cc): "Error while creating shared memory segment /dev/shm/nccl-… (size N)",
-    // "failed to extend /dev/shm/nccl-… to N bytes" (fallocate). Only the errno (ENOSPC) or a failed
-    // extend says the space ran out; the bare creation error (no errno in older releases) stays nccl.error
-    // with the /dev/shm hint, since permissions or a missing /dev/shm give the same words.
+    // "failed to extend /dev/shm/nccl-… to N bytes" (fallocate). The errno (ENOSPC) or a failed extend
+    // says the space ran out.
     id: 'nccl.shm_full',
     class: 'disk.full',
     patterns: [/Error while creating shared memory segment .{0,300}(No space left on device|\(28\))/, /failed to extend \/dev\/shm\/\S{1,200} to \d+ bytes/],
@@ -238,9 +237,16 @@ export const ncclRules = defineRules([
     hint: "NCCL's shared-memory transport could not allocate its segment in /dev/shm: the container's /dev/shm is too small (Docker defaults to 64 MiB). Run with --shm-size=16g or --ipc=host, or mount an emptyDir with medium: Memory at /dev/shm on Kubernetes; NCCL_SHM_DISABLE=1 works around it at some speed.",
   },
   {
+    // The same WARN without an errno (older releases, src/include/shm.h shmOpen: "Error while %s shared memory
+    // segment %s (size %d)", create ? "creating" : "attaching to"). Creating, the calls that fail are
+    // shm_open(O_CREAT) and posix_fallocate of the segment's size; in a container the allocation failing on a
+    // /dev/shm of 64 MiB is the usual one, so "creating" is disk.full (TAXONOMY: /dev/shm full) unless the
+    // line names a permission error. Attaching to a segment another rank created fails when the ranks do
+    // not share /dev/shm (separate containers): that stays nccl.error.
     id: 'nccl.shm_segment',
     class: 'nccl.error',
     patterns: [/Error while (?:creating|attaching to) shared memory segment/],
+    extract: (line) => (/Error while creating shared memory segment/.test(line) && !/Permission denied|EACCES|\(13\)/.test(line) ? { classOverride: 'disk.full' } : {}),
     strength: 69,
     why: "NCCL's shared-memory transport could not create or attach its segment under /dev/shm",
     hint: "NCCL could not set up its shared-memory segment in /dev/shm: in a container give it a larger /dev/shm (--shm-size=16g or --ipc=host; an emptyDir with medium: Memory on Kubernetes) and make sure ranks that share a host share /dev/shm; NCCL_SHM_DISABLE=1 works around it.",
