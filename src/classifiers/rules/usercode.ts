@@ -57,6 +57,27 @@ const INTERLEAVED_EXCEPTION_RE = new RegExp(`^(${EXC_NAMES.join('|')})\\1: : `);
 
 export const userCodeRules = defineRules([
   {
+    // The ranks' programs diverge, as PyTorch's own checks word it: ProcessGroupWrapper (TORCH_DISTRIBUTED_DEBUG
+    // =DETAIL, torch/csrc/distributed/c10d/ProcessGroupWrapper.cpp) "Detected mismatch between collectives on
+    // ranks. Rank 1 is running collective: CollectiveFingerPrint(…), but Rank 0 is running collective: …",
+    // and DDP's reducer (torch/csrc/distributed/c10d/reducer.cpp) "Expected to have finished reduction in the
+    // prior iteration before starting a new one. This error indicates that your module has parameters that
+    // were not used in producing loss." with "Parameter indices which did not receive grad for rank N: …".
+    // The code issues different collectives per rank, or a parameter takes no part in the loss: the
+    // collective timeout that may follow is the symptom, so this sits above the watchdog's lines.
+    id: 'user.rank_divergence',
+    class: 'user.code_error',
+    patterns: [
+      /Detected mismatch between collectives on ranks\. Rank \d+ is running collective/,
+      /Expected to have finished reduction in the prior iteration before starting a new one/,
+      /Parameter indices which did not receive grad for rank \d+/,
+    ],
+    strength: 75,
+    sections: RUN_LOG_ONLY,
+    why: "the ranks' code diverged: they issued different collectives, or a parameter took no part in the loss so DDP's reduction never finished",
+    hint: "The ranks do not run the same collectives in the same order (a branch on rank-local data: a batch without images, per-rank metric keys, an early return), or DDP has a trainable parameter unused in this step's loss. Make every rank take the same path (pad or skip batches on all ranks together, log the same keys), or pass find_unused_parameters=True / freeze the unused parameters; TORCH_DISTRIBUTED_DEBUG=DETAIL names the parameters and collectives.",
+  },
+  {
     id: 'user.device_side_assert',
     class: 'user.code_error',
     patterns: [/device-side assert triggered/, /\.cu:\d+: .{0,300}Assertion .{1,200} failed/, /Assertion `[^`]{1,200}` failed/, /Assertion t >= 0 && t < n_classes failed/, /index out of bounds/],

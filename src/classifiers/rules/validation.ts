@@ -146,6 +146,20 @@ export const validationRules = defineRules([
     hint: "The framework rejected the run's configuration (its own configuration-error exception): the message names the setting; fix the config file or command line.",
   },
   {
+    // 4. A bare `assert` whose condition is a divisibility of two quantities (`assert self.n_batch %
+    // self.nminibatches == 0`, `assert hidden_size % num_heads == 0`), as Python echoes the failing statement
+    // under its frame line in a traceback (the exception line is a bare "AssertionError" with no message to
+    // read). Such an assert checks that settings fit each other: batch sizes, heads, world sizes.
+    id: 'config.divisibility_assert',
+    class: 'config.error',
+    patterns: [/^\s{2,}assert\s+\(?[\w.\[\]()'" *+-]{1,160}\s%\s[\w.\[\]()'" *+-]{1,160}\)?\s*==\s*0\b/],
+    // Below config.validation_message: an assert with a message is read by its message.
+    strength: 42,
+    sections: RUN_LOG_ONLY,
+    why: 'an assert that two settings divide evenly failed: the configuration does not fit itself',
+    hint: 'A divisibility assert failed (the traceback shows `assert a % b == 0`): one setting must be a multiple of another (batch size vs minibatches or GPUs, hidden size vs heads). Change the config so the two divide evenly.',
+  },
+  {
     // 2. The message is a settings check's, and the run's own code did not raise it.
     id: 'config.validation_message',
     class: 'config.error',
