@@ -38,4 +38,18 @@ export const trackerRules = defineRules([
     why: 'wandb.init() timed out waiting for the W&B server, which ended the run at start',
     hint: 'wandb.init() gave up waiting for the W&B server (init_timeout, 90 s by default): check that the node reaches api.wandb.ai or your W&B host (proxy, egress policy, WANDB_BASE_URL), raise wandb.Settings(init_timeout=…), or run with WANDB_MODE=offline and sync later.',
   },
+  {
+    // wandb's retry note (wandb/sdk/lib/retry.py _print_entered_retry_loop: "{prefix} ({ExceptionClass}),
+    // entering retry loop.", prefix "Network error" for the API client) where the W&B server cannot be
+    // reached. Usually chatter: it recovers ("… resolved after …, resuming normal operation") or another
+    // failure ends the run, so it is the weakest rule of all and decides only a log that holds nothing else,
+    // such as a run that hung inside wandb.init() on a node without a route to the W&B host.
+    id: 'tracker.network_retry',
+    class: 'network.error',
+    patterns: [/\bNetwork error \((?:ConnectTimeout|ConnectionError|ProxyError|SSLError|ReadTimeout|NewConnectionError|MaxRetryError|\w{1,40}Error)\), entering retry loop\./],
+    strength: 12,
+    sections: RUN_LOG_ONLY,
+    why: 'wandb could not reach the W&B server and kept retrying, with nothing else failing in the log',
+    hint: "wandb kept retrying its connection to the W&B server and nothing else in the log failed: if the run hung here, this node has no route to api.wandb.ai or your W&B host (egress policy, proxy: HTTPS_PROXY / NO_PROXY, WANDB_BASE_URL). Run with WANDB_MODE=offline and `wandb sync` later, or open the route.",
+  },
 ]);
