@@ -234,7 +234,13 @@ export const configRules = defineRules([
     // "is not". The "must be divisible by" checks of other trainers are validation.ts's templates.
     id: 'config.batch_arithmetic',
     class: 'config.error',
-    patterns: [/Check batch related parameters\. train_batch_size is not\b/],
+    patterns: [
+      /Check batch related parameters\. train_batch_size is not\b/,
+      // verl's DataProto (verl/protocol.py chunk / split): the batch must divide evenly among the workers it
+      // is dispatched to ("only support equal chunk. Got size of DataProto 512 and chunk 6."). Read wherever
+      // verl runs from (a clone's frames are not library frames, so the validation rules' raisedIn does not fit).
+      /only support equal (?:chunk|split)\. Got size of DataProto \d+ and (?:chunk|split) \d+/,
+    ],
     strength: 45,
     sections: RUN_LOG_ONLY,
     why: 'the configured batch sizes or parallel sizes do not fit each other',
