@@ -229,6 +229,19 @@ export const configRules = defineRules([
     hint: 'A package (or a build of it) the run needs is not installed in its environment: install what the message names (pip install …, the CUDA build of torch from the matching index URL), preferably pinned in the image or requirements.',
   },
   {
+    // Megatron's indexed dataset given a path that is not a dataset prefix (megatron/data/indexed_dataset.py,
+    // megatron/core/datasets/indexed_dataset.py make_dataset: "Dataset does not exist: {path}" then "Path
+    // should be a basename that both .idx and .bin can be appended to get full filenames."); make_dataset
+    // returns None and the AttributeError on None that follows is the symptom.
+    id: 'config.dataset_prefix',
+    class: 'config.error',
+    patterns: [/Path should be a basename that both \.idx and \.bin can be appended to get full filenames/, /^(?:\S{0,80}\s)?Dataset does not exist: \S/],
+    strength: 50,
+    sections: RUN_LOG_ONLY,
+    why: "the data path is not a Megatron dataset prefix (no <prefix>.bin / <prefix>.idx there)",
+    hint: "The data path given to Megatron (--data-path / data_prefix) is not a dataset prefix: it must be the path without extension of a preprocessed pair <prefix>.bin + <prefix>.idx (e.g. /data/my-corpus_text_document), not a folder or a raw file. Point it at the prefix tools/preprocess_data.py wrote.",
+  },
+  {
     // DeepSpeed's _batch_assertion (runtime/config.py: "Check batch related parameters. train_batch_size is
     // not equal to micro_batch_per_gpu * gradient_acc_step * world_size"), which a rich traceback wraps after
     // "is not". The "must be divisible by" checks of other trainers are validation.ts's templates.
