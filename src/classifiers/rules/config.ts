@@ -198,6 +198,10 @@ export const configRules = defineRules([
       /Error no file named [\w.]{1,80}(?:, [\w.]{1,80}){0,8},? (?:or [\w.]{1,80} )?found in directory/,
       // safetensors reading a file that is not one (a git-lfs pointer, an interrupted download).
       /Error while deserializing header: (?:HeaderTooLarge|HeaderTooSmall|InvalidHeaderDeserialization|MetadataIncompleteBuffer)/,
+      // torch.load of a file that is not a whole zip checkpoint (caffe2/serialize/inline_container.cc): a
+      // git-lfs pointer, an interrupted download or save ("PytorchStreamReader failed reading zip archive:
+      // failed finding central directory").
+      /PytorchStreamReader failed reading zip archive: (?:failed finding central directory|invalid header or archive is corrupted)/,
     ],
     strength: 80,
     sections: RUN_LOG_ONLY,
