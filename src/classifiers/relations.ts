@@ -232,7 +232,8 @@ export const SYMPTOMS: SymptomMechanism[] = [
     source: 'Ray python/ray/exceptions.py (RayActorError/ActorDiedError "The actor died unexpectedly before finishing this task.", RayTaskError(ActorDiedError)), raylet node_manager.cc ("A worker died or was killed while executing a task"), log_monitor forwarding worker stderr with "(Actor pid=N)" prefixes',
     symptomRules: ['ray.actor_died', 'ray.worker_crash_summary'],
     wording: [/\b(?:RayActorError|ActorDiedError)\b|The actor died unexpectedly|The actor is dead because|A worker died or was killed while executing|Workers? crashed due to other reasons/],
-    causes: [{ classes: ['user.code_error', 'config.error'], order: 'any', sameFile: true, minStrength: 20 }],
+    // (Not a cancel or kill the job made: actors cancelled before they ran follow a death, they do not cause it.)
+    causes: [{ classes: ['user.code_error', 'config.error'], order: 'any', sameFile: true, minStrength: 20, notFromRules: ['ray.vocab_intended'] }],
     consequence: "The Ray actor/worker deaths are its consequence: the process died of that exception, and Ray reported the death to the driver.",
   },
   {

@@ -282,6 +282,10 @@ export const rayVocabRules = defineRules([
   rayVocabRule('ray.vocab_oom', 'host.oom', ['oom'], 'a Ray exception, exit type or error type says the node ran out of host memory'),
   rayVocabRule('ray.vocab_disk', 'disk.full', ['disk'], "a Ray exception or error type says the object store's spill disk is full"),
   rayVocabRule('ray.vocab_config', 'config.error', ['env', 'limit'], "a Ray exception or error type says the job's runtime_env or its own limits failed it"),
-  rayVocabRule('ray.vocab_user', 'user.code_error', ['user', 'intended'], "a Ray exception, exit type or error type says the run's own code raised, or cancelled or killed what it waited on"),
+  rayVocabRule('ray.vocab_user', 'user.code_error', ['user'], "a Ray exception, exit type or error type says the run's own code raised"),
+  // Its own rule, so that relations can tell it from an exception: a cancel or kill the job made is often
+  // its teardown after another failure (actors cancelled before they ran because a worker died), never what
+  // an actor died of (relations.ts actor-died-of takes no cause from it).
+  rayVocabRule('ray.vocab_intended', 'user.code_error', ['intended'], "a Ray exception, exit type or error type says the job cancelled or killed what it waited on"),
   rayVocabRule('ray.vocab_wait', 'api.timeout', ['wait'], "a ray.get or compiled-graph channel read gave up waiting (RayChannelTimeoutError, GetTimeoutError's message)"),
 ]);

@@ -180,3 +180,23 @@ describe('a death that names no cause gives way to the cause in the same log', (
     expect(cls(log)).toBe('host.oom');
   });
 });
+
+describe('a cancel the job made after a death', () => {
+  // vLLM's Ray executor on a node short of host memory: the raylet reports a worker that vanished (its
+  // connection error text, gcs_actor_manager's death), and the actors still queued behind it are cancelled
+  // before they ran (exceptions.py ActorDiedError never_started). The cancel is the teardown, not a cause.
+  const log = [
+    'The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file. There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage. (2) ray stop --force is called. (3) The worker is crashed unexpectedly due to SIGSEGV or other unexpected errors.',
+    'The actor never ran - it was cancelled before it started running.',
+  ].join('\n');
+
+  it('is no exception the actor died of: the death stays Ray\'s', () => {
+    expect(cls(log)).toBe('ray.crash');
+    expect(rules(log)).toContain('ray.vocab_intended');
+  });
+
+  it('alone, a cancel is still the job\'s own doing (weak user.code_error)', () => {
+    expect(cls('The actor never ran - it was cancelled before it started running.')).toBe('user.code_error');
+  });
+});
+
