@@ -297,7 +297,8 @@ export const SYMPTOMS: SymptomMechanism[] = [
     source: 'PyTorch ProcessGroupNCCL.cpp watchdog ("Watchdog caught collective operation timeout: WorkNCCL(SeqNum=N, OpType=…, Timeout(ms)=…)"), gloo transport/tcp/unbound_buffer.cc ("Timed out waiting Nms for recv operation to complete") on every rank that waited for the one that stopped',
     symptomRules: ['nccl.watchdog_timeout', 'nccl.watchdog_stuck', 'nccl.gloo_timeout'],
     wording: [/Watchdog caught collective operation timeout|Timeout\(ms\)=|Heartbeat monitor timed out|watchdog got stuck/, /Timed out waiting \d+ms for (?:recv|send) operation to complete/],
-    causes: [{ classes: [...RANK_KILLERS, 'cuda.oom', 'cuda.error', 'disk.full'], order: 'before', minStrength: 7, notFromRules: ['host.sigkill_worker'] }],
+    // (A tracker's retry note, tracker.network_retry, is no rank failing: wandb retries in a thread of its own.)
+    causes: [{ classes: [...RANK_KILLERS, 'cuda.oom', 'cuda.error', 'disk.full'], order: 'before', minStrength: 7, notFromRules: ['host.sigkill_worker', 'tracker.network_retry'] }],
     consequence: "The NCCL watchdog timeouts on the other ranks are its consequence: they waited in a collective for the rank that failed.",
   },
   {

@@ -38,4 +38,9 @@ describe('W&B at wandb.init()', () => {
     const killed = ['wandb: Network error (ConnectTimeout), entering retry loop.', 'E1201 10:00:00.000000 811 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -9) local_rank: 0 (pid: 2371) of binary: /usr/bin/python'].join('\n');
     expect(top(killed)[0]).toBe('host.killed');
   });
+
+  it('nor is it the rank a collective timeout waited on (wandb retries in a thread of its own)', () => {
+    const log = ['wandb: Network error (ReadTimeout), entering retry loop.', '[rank1]:[E1201 10:00:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4412, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600086 milliseconds before timing out.'].join('\n');
+    expect(top(log)[0]).toBe('nccl.timeout');
+  });
 });
