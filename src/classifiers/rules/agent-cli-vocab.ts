@@ -173,6 +173,10 @@ const CLAUDE: AgentCliEntry[] = [
   e('claude-code', 'continue-nothing', 'No conversation found to continue', 'start'),
   e('claude-code', 'resume-missing', 'No conversation found with session ID: {…}', 'start'),
   e('claude-code', 'mcp-start', 'Error: Failed to start MCP server:', 'start'),
+  // The npm wrapper of the native builds (2.1.x): the platform binary its postinstall places is missing
+  // (--ignore-scripts, --omit=optional, a platform without a build), quoted by many install scripts in the
+  // code index.
+  e('claude-code', 'native-binary-missing', 'claude native binary not installed', 'start'),
   // No credentials before any request (the 2.1.x "Not logged in", 2.0's status line "Missing API key").
   e('claude-code', 'not_logged_in', 'Not logged in · Please run /login', 'auth'),
   e('claude-code', 'missing-api-key', 'Missing API key · Run /login', 'auth'),
