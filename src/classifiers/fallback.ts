@@ -65,7 +65,7 @@ export function words(text: string): string {
 const GENERIC_NAMES = new Set(
   [
     'RuntimeError', 'ValueError', 'Exception', 'BaseException', 'OSError', 'IOError', 'EnvironmentError', 'SystemExit', 'SystemError', 'Error', 'StandardError', 'UserWarning', 'exitCode', 'ExitCode', 'errorCode', 'statusCode',
-    'Segmentation fault', 'core dumped', 'Fatal Python error', 'Aborted', 'SIGSEGV', 'SIGABRT', 'SIGBUS', 'SIGILL', 'SIGFPE',
+    'Segmentation fault', 'core dumped', 'Fatal Python error', 'Aborted', 'SIGSEGV', 'SIGABRT', 'SIGBUS', 'SIGILL', 'SIGFPE', 'received by PID',
   ].map((n) => words(n)),
 );
 

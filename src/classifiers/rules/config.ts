@@ -257,6 +257,9 @@ export const configRules = defineRules([
       // is dispatched to ("only support equal chunk. Got size of DataProto 512 and chunk 6."). Read wherever
       // verl runs from (a clone's frames are not library frames, so the validation rules' raisedIn does not fit).
       /only support equal (?:chunk|split)\. Got size of DataProto \d+ and (?:chunk|split) \d+/,
+      // DeepSpeed ZeRO resuming on another data-parallel world size (stage_1_and_2.py / stage3.py raise
+      // ZeRORuntimeException: "The checkpoint being loaded used a DP world size of N but the current world size is M").
+      /The checkpoint being loaded used a DP world size of \d+ but the current world size is \d+/,
     ],
     strength: 45,
     sections: RUN_LOG_ONLY,
@@ -327,13 +330,15 @@ export const configRules = defineRules([
       // _check_cuda_version ("The detected CUDA version (X) mismatches the version that was used to compile
       // PyTorch (Y)"), DeepSpeed op_builder/builder.py CUDAMismatchException ("Installed CUDA version X does
       // not match the version torch was compiled with Y").
-      /The detected CUDA version \([\d.]+\) mismatches the version that was used to compile\s+PyTorch/,
-      /\bCUDAMismatchException\b|Installed CUDA version [\d.]+ does not match the version torch was compiled with/,
+      /The detected CUDA version \([\d.]+\) mismatches the version that was used to compile/,
+      /\bCUDAMismatchException\b|Installed CUDA version [\d.]+ does not match the version torch was compiled with [\d.]+, unable to compile/,
       // NumPy's ABI break: numpy 2's _multiarray_umath.py warning on a module built for 1.x ("A module that was
       // compiled using NumPy 1.x cannot be run in"), and the dtype size check of a module built against
       // another NumPy ("numpy.dtype size changed, may indicate binary incompatibility").
-      /A module that was compiled using NumPy 1\.x cannot be run in|numpy\.dtype size changed, may indicate binary incompatibility/,
+      /ValueError: numpy\.dtype size changed, may indicate binary incompatibility/,
     ],
+    // TensorFlow probing for CUDA libraries on a CPU host warns and goes on (dso_loader.cc).
+    unless: [/dso_loader|Could not load dynamic library/],
     strength: 78,
     sections: RUN_LOG_ONLY,
     why: 'a compiled extension does not fit the installed libraries it was built against',

@@ -94,6 +94,9 @@ export const cudaRules = defineRules([
     id: 'cuda.kernel_resources',
     class: 'config.error',
     patterns: [/\bOutOfResources: out of resource: \w+(?: \w+)?, Required: \d+, Hardware limit: \d+/, /\bout of resource: shared memory, Required: \d+, Hardware limit: \d+/],
+    // Inductor's autotuner tries configurations and drops the ones that do not fit ("No valid triton
+    // configs. OutOfResources: …", "Ignoring this choice"): no failure.
+    unless: [/No valid triton configs|select_algorithm\.py|Ignoring this choice/],
     strength: 82,
     why: "a Triton kernel's configuration needs more shared memory (or registers) per block than this GPU has",
     hint: "A Triton kernel was compiled with block sizes / num_stages for a GPU with more shared memory per SM than this one (Required vs Hardware limit in the message). Use the library's settings for this GPU (smaller BLOCK sizes or num_stages, a different autotune config), upgrade the library that ships the kernel, or run on the GPU it was tuned for.",

@@ -87,7 +87,7 @@ export const harborRules = defineRules([
       // The reward file missing where a harness reads it itself (RewardFileNotFoundError is Harbor's
       // FileNotFoundError of the same thing; a harness of its own raises the builtin on the same path):
       // "FileNotFoundError: [Errno 2] No such file or directory: '/logs/verifier/reward.txt'".
-      /(?:FileNotFoundError|No such file or directory|ENOENT)\b[^\n]{0,200}\breward\.(?:txt|json)\b/,
+      /(?:FileNotFoundError|No such file or directory|ENOENT)\b[^\n]{0,200}\/logs\/verifier\/reward\.(?:txt|json)\b/,
     ],
     strength: 70,
     sections: ['log', 'agent', 'verifier', 'result'],

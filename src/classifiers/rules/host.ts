@@ -210,12 +210,6 @@ export const hostRules = defineRules([
       // DeepSpeed's launcher (launcher/launch.py sigkill_handler) killing the other ranks after one died
       // and then exiting: the run was taken down, the reason is elsewhere.
       /\[launch\.py:\d+:sigkill_handler\] Killing subprocess \d+/,
-      // srun's per-task summary of a task ended by SIGKILL (strsignal: "srun: error: node12: task 3: Killed");
-      // its "Out Of Memory" form, when slurmstepd saw an oom_kill event, is host.oom_killer's.
-      /srun: error: \S{1,200}: tasks? [\d,-]{1,200}: Killed\s*$/,
-      // Open MPI's mpirun (orte/tools/orterun help-orterun.txt): "mpirun noticed that process rank 3 with PID
-      // 4711 on node gpu-01 exited on signal 9 (Killed)."
-      /mpirun noticed that process rank \d+ with PID \d+ on node \S{1,200} exited on signal 9\b/,
       /\bexits with return code = -9\b/,
       // A compiler killed mid-build (building flash-attn/apex from source with too many parallel jobs):
       // GCC "c++: fatal error: Killed signal terminated program cc1plus", nvcc "nvcc error   : 'cicc' died

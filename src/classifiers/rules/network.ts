@@ -77,9 +77,6 @@ export const networkRules = defineRules([
       // _store_based_barrier: "Timed out initializing process group in store based barrier on rank …
       // (world_size=…, worker_count=… / num_workers_joined=…)"): some ranks never reached the store.
       /Timed out initializing process group in store based barrier on rank/,
-      // gloo's TCP transport (gloo/transport/tcp/pair.cc) when the peer's socket closed under it: "Connection
-      // closed by peer [addr]:port" (its "Read error …: Connection reset by peer" is read above).
-      /\bgloo\b.{0,200}Connection closed by peer \[/,
       // Hugging Face Hub unreachable (transformers/utils/hub.py, huggingface_hub LocalEntryNotFoundError).
       /We couldn't connect to '[^']{1,120}' to load (?:this file|the files)|\bLocalEntryNotFoundError\b/,
       // 🤗 datasets' ConnectionError (load.py / file_utils.py): the Hub or a data URL not reachable.

@@ -32,7 +32,7 @@ export const trackerRules = defineRules([
     // wandb/sdk/wandb_init.py "Run initialization has timed out after N sec.".
     id: 'tracker.init_timeout',
     class: 'api.timeout',
-    patterns: [/Consider increasing the init_timeout setting/, /Run initialization has timed out after [\d.]+ ?sec/],
+    patterns: [/Consider increasing the init_timeout setting/, /(?:CommError: |wandb: ERROR )Run initialization has timed out after [\d.]+ ?sec/],
     strength: 62,
     sections: RUN_LOG_ONLY,
     why: 'wandb.init() timed out waiting for the W&B server, which ended the run at start',

@@ -89,11 +89,6 @@ export const VALIDATION_TEMPLATES = {
   // available GPUs (4) in this node"), vLLM executor/ray_utils.py ("The number of required GPUs exceeds the total
   // number of available GPUs in the placement group.").
   gpuCount: /\b(?:is (?:larger|greater|bigger) than|exceeds) the (?:total )?number of (?:available |visible )?(?:GPUs|devices|CUDA devices)\b/,
-  // Resuming a checkpoint on another parallel layout than it was saved with: DeepSpeed
-  // runtime/zero/stage_1_and_2.py / stage3.py ("The checkpoint being loaded used a DP world size of N but the
-  // current world size is M. Automatic adjustment of ZeRO's optimizer state partitioning with a new world
-  // size is not currently supported.").
-  resumeLayout: /\bThe checkpoint being loaded used a DP world size of \d+ but the current world size is \d+/,
   // A feature the chosen settings do not support: vLLM arg_utils ("… is not supported by the V1 Engine"), TRL
   // ("GRPOTrainer does not support sequence-dim parallelism … yet"), Lightning ("strategies from the DDP
   // family are not supported on the MPS accelerator"). Only with what it is not supported with / by / on.
