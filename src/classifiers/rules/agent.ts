@@ -60,6 +60,9 @@ export const AGENT_LOOPS: readonly AgentLoopVocabulary[] = [
 
 /** Agent CLIs that harnesses install into sandboxes (their binary names). */
 export const AGENT_BINARIES = ['claude', 'codex', 'gemini', 'qwen', 'aider', 'opencode', 'goose', 'cursor-agent', 'openhands', 'mini-swe-agent', 'copilot', 'amp', 'crush'];
+/** A shell prompt before the command's output, if the log kept it ("root@sbx:/app# "). */
+const PROMPT = String.raw`^(?:\S{0,40}[>$#]\s*)?`;
+const AGENT_BINARY = `(${AGENT_BINARIES.join('|')})`;
 
 export const agentRules = defineRules([
   {
@@ -143,9 +146,10 @@ export const agentRules = defineRules([
     id: 'agent.binary_not_found',
     class: 'agent.setup_failure',
     patterns: [
-      new RegExp(`^(?:\\S{0,40}[>$#]\\s*)?(?:(?:bash|sh|zsh)(?::\\s*line \\d+)?:\\s*)?(${AGENT_BINARIES.join('|')}): command not found`),
+      // bash / dash: "bash: line 1: claude: command not found".
+      new RegExp(`${PROMPT}(?:(?:bash|sh|zsh)(?::\\s*line \\d+)?:\\s*)?${AGENT_BINARY}: command not found`),
       // zsh's own order (Src/exec.c: "command not found: %s").
-      new RegExp(`^(?:\\S{0,40}[>$#]\\s*)?zsh: command not found: (${AGENT_BINARIES.join('|')})\\s*$`),
+      new RegExp(`${PROMPT}zsh: command not found: ${AGENT_BINARY}\\s*$`),
     ],
     strength: 48,
     extract: (_l, m) => ({ command: m[1] }),

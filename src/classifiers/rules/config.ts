@@ -332,9 +332,9 @@ export const configRules = defineRules([
       // not match the version torch was compiled with Y").
       /The detected CUDA version \([\d.]+\) mismatches the version that was used to compile/,
       /\bCUDAMismatchException\b|Installed CUDA version [\d.]+ does not match the version torch was compiled with [\d.]+, unable to compile/,
-      // NumPy's ABI break: numpy 2's _multiarray_umath.py warning on a module built for 1.x ("A module that was
-      // compiled using NumPy 1.x cannot be run in"), and the dtype size check of a module built against
-      // another NumPy ("numpy.dtype size changed, may indicate binary incompatibility").
+      // NumPy's ABI check of a module built against another NumPy, when it raises ("ValueError: numpy.dtype
+      // size changed, may indicate binary incompatibility"; older releases only warn, and numpy 2's banner on a
+      // module built for 1.x is a warning too).
       /ValueError: numpy\.dtype size changed, may indicate binary incompatibility/,
     ],
     // TensorFlow probing for CUDA libraries on a CPU host warns and goes on (dso_loader.cc).

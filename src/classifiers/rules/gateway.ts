@@ -141,9 +141,9 @@ export const gatewayRules = defineRules([
       /\bServerTimeoutError\b/,
       /The read operation timed out|Read timed out/,
       /Streaming request timeout after/,
-      // A client's own deadline stated with its length ("Ollama request timed out after 30s", "request timed
-      // out after 600 seconds"): the request, not a connection, ran out of time.
-      /\b[Rr]equest timed out after \d+(?:\.\d+)? ?(?:ms|s|secs?|seconds)\b/,
+      // The same in lower case, only with the deadline's length ("Ollama request timed out after 30s"): a
+      // client's own deadline for the request, not a connection ("Request timed out" above reads the rest).
+      /\brequest timed out after \d+(?:\.\d+)? ?(?:ms|s|secs?|seconds)\b/,
       /(?:^|[\s:(\]])(?:asyncio\.(?:exceptions\.)?)?TimeoutError(?::|\)|$)/,
       /DEADLINE_EXCEEDED|Deadline Exceeded|context deadline exceeded/,
       /\bsocket\.timeout\b|(?<!connect )\bE(?:SOCKET)?TIMEDOUT\b/,
