@@ -302,6 +302,18 @@ export const SYMPTOMS: SymptomMechanism[] = [
     consequence: "The NCCL watchdog timeouts on the other ranks are its consequence: they waited in a collective for the rank that failed.",
   },
   {
+    // The ranks that did reach the store wait there for the others (TCPStore's server, init_process_group's
+    // store-based barrier, the elastic rendezvous) until the timeout: a rank that failed before it got
+    // there (an exception at import, a CUDA or memory failure while it set up) is why it "never joined".
+    // Only a failure printed before the timeout: the timeout is minutes after the crash.
+    id: 'peers-never-joined',
+    source: 'PyTorch c10d TCPStore.cpp / DistStoreError ("Timed out after N seconds waiting for clients. M/N clients joined."), distributed_c10d.py _store_based_barrier ("Timed out initializing process group in store based barrier on rank …"), torchelastic RendezvousTimeoutError',
+    symptomRules: ['network.connection'],
+    wording: [/Timed out after \d+ seconds waiting for clients\. \d+\/\d+ clients joined/, /Timed out initializing process group in store based barrier on rank/, /\bRendezvousTimeoutError\b/],
+    causes: [{ classes: ANY_FAILURE.filter((c) => c !== 'network.error' && c !== 'job.stall'), order: 'before', minStrength: 20, notFromRules: ['host.sigkill_worker', 'tracker.network_retry'] }],
+    consequence: 'The store/rendezvous timeout on the ranks that did start is its consequence: they waited for the rank that failed before it could join.',
+  },
+  {
     // The kubelet restarts a container that exits with backoff; the Job controller gives up after its
     // retries. Either is the container's own failure repeated: its log (--previous) says which.
     id: 'restart-backoff',

@@ -334,6 +334,40 @@ describe('a 5xx status that quotes the error behind it', () => {
   });
 });
 
+describe('ranks that waited at the store for a rank that never joined', () => {
+  // srun --label starts every task on its own: one that dies before init_process_group leaves the others
+  // waiting at the store until the timeout (c10d TCPStore / _store_based_barrier).
+  const task1Crash = [
+    '1: Traceback (most recent call last):',
+    '1:   File "/work/train.py", line 4, in <module>',
+    '1:     from flash_attn import flash_attn_func',
+    "1: ModuleNotFoundError: No module named 'flash_attn'",
+    'srun: error: gpu-node-07: task 1: Exited with exit code 1',
+  ];
+  const task0Timeout = [
+    '0: Traceback (most recent call last):',
+    '0:   File "/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py", line 1305, in init_process_group',
+    '0:     store, rank, world_size = next(rendezvous_iterator)',
+    '0: torch.distributed.DistStoreError: Timed out after 1801 seconds waiting for clients. 1/2 clients joined.',
+  ];
+  const barrierTimeout = '0: RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)';
+
+  it("the rank's own failure before the timeout is the root cause, the store timeout its consequence", () => {
+    // A module missing at import in the run's own file: user.code_error (TAXONOMY: ImportError).
+    const d = classifyText([...task1Crash, ...task0Timeout, ''].join('\n'));
+    expect(d.class).toBe('user.code_error');
+    expect(d.hint).toMatch(/waited for the rank that failed before it could join/);
+    const b = classifyText([...task1Crash, barrierTimeout, ''].join('\n'));
+    expect(b.class).toBe('user.code_error');
+  });
+
+  it('with nothing failing before it, the timeout is the ranks not reaching each other (network.error)', () => {
+    expect(classifyText([...task0Timeout, ''].join('\n')).class).toBe('network.error');
+    // A failure printed after the timeout (the teardown it caused) does not explain it.
+    expect(classifyText([...task0Timeout, ...task1Crash, ''].join('\n')).class).toBe('network.error');
+  });
+});
+
 describe('gloo collective timeouts (CPU process groups)', () => {
   const glooTimeout = (r: number) => [
     `[rank${r}]: Traceback (most recent call last):`,
