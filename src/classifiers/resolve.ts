@@ -339,11 +339,15 @@ function gate(all: Signal[], ctx: EngineContext): Signal[] {
     if (s.rule.id === 'user.traceback_generic') return ctx.tracebackSeen;
     // Host memory nearly full is evidence about a kill, never a failure of its own.
     if (s.rule.id === 'host.memory_pressure') return killed;
+    // An unfinished weights-loading bar is evidence only for a kill on its own line or just after it.
+    if (s.rule.id === 'host.killed_loading_weights') return all.some((k) => k.class === 'host.killed' && k.file === s.file && k.line >= s.line && k.line - s.line <= LOADING_KILL_LINES);
     return true;
   }).map((s) => (s.file === KERNEL_LOG && s.class === 'host.oom' ? kernelOomOfRun(s, all, ctx) : s));
 }
 
 const KERNEL_LOG = 'kernel/dmesg.txt';
+/** A kill this many lines after a weights-loading bar still interrupted that load (other ranks' lines between). */
+const LOADING_KILL_LINES = 5;
 
 /**
  * The kernel log is the whole host's: an OOM kill there is this run's failure when the run (or one of

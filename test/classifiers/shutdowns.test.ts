@@ -50,6 +50,31 @@ describe('torchelastic death signals', () => {
 });
 
 describe("bash's Killed after a progress bar", () => {
+  // transformers' "Loading checkpoint shards" / vLLM's "Loading safetensors checkpoint shards": every
+  // shard passes through host RAM, so a kill that interrupts the bar is memory evidence (host.killed_loading_weights).
+  it('a kill that interrupts a weights-loading bar is the OOM killer (host.oom), with the bar as evidence', () => {
+    const d = classifyText('Loading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]Killed');
+    expect(d.class).toBe('host.oom');
+    expect(d.hint).toMatch(/checkpoint shards into host RAM/);
+    const v = classifyText(
+      [
+        '(VllmWorker rank=0 pid=4711) INFO 03-02 10:01:12 [default_loader.py:262] Loading weights took 1.2 seconds',
+        'Loading safetensors checkpoint shards:  40% Completed | 2/5 [00:41<01:02, 20.9s/it]',
+        'Loading safetensors checkpoint shards:  60%|██████    | 3/5 [00:52<00:31, 15.7s/it]',
+        '[2026-03-02 10:02:05,017] [ERROR] [launch.py:325:sigkill_handler] [\'/usr/bin/python\', \'-u\', \'serve.py\'] exits with return code = -9',
+      ].join('\n'),
+    );
+    expect(v.class).toBe('host.oom');
+  });
+
+  it('a finished bar, or one long before the kill, is no memory evidence: the kill stays host.killed', () => {
+    expect(classifyText('Loading checkpoint shards: 100%|██████████| 2/2 [00:05<00:00,  2.51s/it]\nstep 1 loss 2.31\nKilled').class).toBe('host.killed');
+    const later = ['Loading checkpoint shards:  50%|█████     | 1/2 [00:03<00:03,  3.10s/it]', ...Array.from({ length: 20 }, (_, i) => `step ${i} loss 2.${i}`), 'Killed'];
+    expect(classifyText(later.join('\n')).class).toBe('host.killed');
+    // A bar with no kill at all is no memory failure.
+    expect(classifyText('Loading checkpoint shards:  50%|█████     | 1/2 [00:03<00:03,  3.10s/it]').class).not.toBe('host.oom');
+  });
+
   it('a bar that only mentions the word is no kill', () => {
     expect(classifyText('Killed jobs:  38%|███▊      | 3/8 [00:02<00:03,  1.28it/s]').class).not.toBe('host.killed');
   });

@@ -360,6 +360,27 @@ export const hostRules = defineRules([
     why: 'host memory was nearly full',
     hint: OOM_HINT,
   },
+  {
+    // A process SIGKILLed while it read a model's weights into host memory: the progress bar that
+    // transformers (modeling_utils.py `tqdm(…, desc="Loading checkpoint shards")`), vLLM
+    // (model_loader/weight_utils.py "Loading safetensors checkpoint shards", "Loading pt checkpoint
+    // shards") and many loaders ("Loading weights") draw per shard, left unfinished, with the kill glued
+    // to it or right after (resolve.ts gate). Every shard goes through host RAM on its way to the GPU, so
+    // a kill at that moment is the OOM killer's signature; a finished bar says nothing (the run went on).
+    // Only memory evidence for a kill, never a failure on its own.
+    id: 'host.killed_loading_weights',
+    class: 'host.oom',
+    patterns: [/\bLoading (?:(?:safetensors |pt )?checkpoint shards|weights):\s{0,4}\d{1,3}%\|/],
+    strength: 5,
+    extract: (line) => {
+      // tqdm redraws with \r: the last `n/N [` on the line is where it stopped.
+      const counts = [...line.matchAll(/(\d{1,6})\/(\d{1,6}) \[/g)];
+      const last = counts[counts.length - 1];
+      return last && Number(last[1]) < Number(last[2]) ? { loadingShards: `${last[1]}/${last[2]}` } : { classOverride: null };
+    },
+    why: "the process was killed while it loaded the model's weights into host memory",
+    hint: "The process was SIGKILLed while it read the model's checkpoint shards into host RAM, which is where a load peaks (each rank or worker holds its own copy): the OOM killer's usual victim. Load with low_cpu_mem_usage / device_map, fewer ranks loading at once, or more host RAM; `dmesg -T | grep -i \"killed process\"` confirms it.",
+  },
 ]);
 
 export const stallRules = defineRules([
