@@ -327,10 +327,14 @@ export const hostRules = defineRules([
       // GitHub Actions runner (actions/runner Runner.Listener) stopped under a job: "The runner has received a shutdown signal."
       /The runner has received a shutdown signal\./,
       /^(?:.{0,40}\s)?evicting pod [\w.-]{1,253}\/[\w.-]{1,253}\s*$/,
+      // The kubelet's own log of its graceful node shutdown (pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go:
+      // its logind inhibitor saw the node going down, then it kills every Pod with a shortened grace period;
+      // the Pod status it leaves, "Pod was terminated in response to imminent node shutdown.", is host.scheduler_kill's).
+      /Shutdown manager (?:detected new shutdown event|killing pod with gracePeriod)/,
     ],
     strength: 50,
     extract: (line) => {
-      const why = /Power key|Powering off|powering down/.test(line) ? 'the VM being powered off (ACPI power button: how a GCE preemptible/spot VM is stopped)' : /runner has received a shutdown signal/.test(line) ? 'the CI runner being shut down (its service stopped, or its spot/ephemeral machine reclaimed)' : /[Ss]pot|interrupted in/.test(line) ? 'an AWS spot interruption' : /preempted/.test(line) ? 'a GCE preemption' : 'a node drain';
+      const why = /Power key|Powering off|powering down/.test(line) ? 'the VM being powered off (ACPI power button: how a GCE preemptible/spot VM is stopped)' : /runner has received a shutdown signal/.test(line) ? 'the CI runner being shut down (its service stopped, or its spot/ephemeral machine reclaimed)' : /[Ss]pot|interrupted in/.test(line) ? 'an AWS spot interruption' : /preempted/.test(line) ? 'a GCE preemption' : /Shutdown manager/.test(line) ? "the node shutting down (the kubelet's graceful node shutdown killed its Pods)" : 'a node drain';
       return { killedFor: why, hint: `The host was taken away under the run by ${why}; nothing failed inside it. On preemptible/spot capacity: checkpoint often and resume (the job is requeue-safe only if it can restart from its last checkpoint), or run on on-demand capacity; for a drain, ask who drained the node (kubectl get events, the cluster autoscaler).` };
     },
     why: 'the host was powered off, preempted or drained under the run',

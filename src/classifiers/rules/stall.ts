@@ -368,6 +368,11 @@ export const LOG_ENDINGS: readonly LogEnding[] = [
     cls: 'sandbox.failure',
   },
   {
+    producer: 'wandb run.finish (sdk/lib/progress.py "wandb: <spinner> X.XXX MB of Y.YYY MB uploaded", older internal/file_pusher.py "X.XXMB of Y.YYMB uploaded (Z.ZZMB deduped)"): printed while the run waits for the W&B service to push its files before the process may exit',
+    re: /\b[\d.]+ ?MB of [\d.]+ ?MB uploaded\b/,
+    awaits: "wandb.finish to push the run's files and exit (the training itself had ended): the W&B service or its upload hangs; WANDB_MODE=offline or a timeout on finish lets the job end",
+  },
+  {
     producer: 'any poll that says it waits, as the message of a log line ("Waiting for …", "Still waiting …"): a client or supervisor polling for something that never comes',
     re: /^(?:[Ss]till )?[Ww]aiting (?:for|on|until) (\S.{2,80}?)(?:\.{0,3}\s*$|[.,;(])/,
     atHead: true,
