@@ -207,6 +207,19 @@ export const SYMPTOMS: SymptomMechanism[] = [
     consequence: 'The 5xx status that carries it is only the server relaying that error.',
   },
   {
+    // The container runtime relays the error of the step that failed in its own error chain, on one line
+    // (runc "error during container init: error running hook #0: … stderr: <the hook's error>", "error
+    // mounting …: <errno text>"; containerd/dockerd wrap it): that quoted error is why the container did
+    // not start (a prestart hook out of memory, a full disk under the mount, a GPU driver the NVIDIA hook
+    // cannot use, a registry it cannot reach).
+    id: 'runtime-relayed',
+    source: 'runc libcontainer (process_linux.go / container_linux.go error chain: "OCI runtime create failed: … error running hook: exit status N, stdout: …, stderr: …"), containerd ("failed to create shim task: …"), dockerd ("failed to create task for container: …")',
+    symptomRules: ['oci.start_failed', 'k8s.container_start', 'sandbox.start'],
+    wording: [/OCI runtime (?:create|start|run|exec) failed|runc (?:create|run|exec) failed|error running (?:prestart )?hook|failed to create (?:shim task|task for container)|starting container process caused/],
+    causes: [{ classes: ['host.oom', 'disk.full', 'cuda.error', 'network.error'], order: 'any', sameLine: true }],
+    consequence: "The container runtime's failed start only relays it: the runtime quotes the error of the step that failed.",
+  },
+  {
     // A proxy in front of a server that died answers its client 502/503 ("no healthy upstream").
     id: 'upstream-died',
     source: 'nginx ("502 Bad Gateway"), Envoy/Istio ("upstream connect error or disconnect/reset before headers", "no healthy upstream"), LiteLLM/OpenAI SDK reporting them (BadGatewayError, ServiceUnavailableError)',

@@ -334,6 +334,26 @@ describe('a 5xx status that quotes the error behind it', () => {
   });
 });
 
+describe("a container runtime's failed start that quotes the step's error", () => {
+  // runc's error chain as docker prints it: the prestart hook's stderr, or the mount's errno text, is quoted on the line.
+  const chain = (inner: string) =>
+    `docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: ${inner}: unknown.`;
+
+  it('is the quoted failure: a prestart hook that ran out of memory is host.oom', () => {
+    const d = classifyText(chain('error running hook #0: error running hook: exit status 2, stdout: , stderr: fatal error: runtime: out of memory\\n\\nruntime stack:'));
+    expect(d.class).toBe('host.oom');
+    expect(d.hint).toMatch(/runtime's failed start only relays it/);
+  });
+
+  it('a full disk under a mount is disk.full', () => {
+    expect(classifyText(chain('error mounting "/data" to rootfs at "/data": mkdir /var/lib/docker/overlay2/3f1e/merged/data: no space left on device')).class).toBe('disk.full');
+  });
+
+  it('an entrypoint missing from the image stays the sandbox failing to start', () => {
+    expect(classifyText(chain('exec: "python3": executable file not found in $PATH')).class).toBe('sandbox.failure');
+  });
+});
+
 describe('ranks that waited at the store for a rank that never joined', () => {
   // srun --label starts every task on its own: one that dies before init_process_group leaves the others
   // waiting at the store until the timeout (c10d TCPStore / _store_based_barrier).

@@ -251,6 +251,27 @@ export const cudaRules = defineRules([
     hint: 'A CUDA runtime call returned an error (PyTorch C10_CUDA_CHECK): the "CUDA error: …" line above the backtrace names it. An asynchronous fault (illegal memory access) is often reported by a later call such as the NCCL watchdog\'s: re-run with CUDA_LAUNCH_BLOCKING=1 to find the kernel, and check dmesg for Xid lines.',
   },
   {
+    // The NVIDIA Container Toolkit's prestart hook (libnvidia-container, nvidia-container-cli) could not
+    // give the container the node's GPUs, as the runtime relays its stderr ("… error running hook #0: …
+    // nvidia-container-cli: initialization error: nvml error: driver/library version mismatch"): its
+    // initialization errors quote NVML's or CUDA's own error string (lower-cased) or the driver library it
+    // could not load; its requirement check refuses an image whose NVIDIA_REQUIRE_CUDA the driver is too
+    // old for ("requirement error: unsatisfied condition: cuda>=12.8, please update your driver …"). The
+    // container never starts because of the node's GPU driver, not the sandbox: stronger than the
+    // runtime's own report of the failed start (oci.start_failed, sandbox.start) on the same line.
+    id: 'cuda.container_toolkit',
+    class: 'cuda.error',
+    patterns: [
+      /nvidia-container-cli: initialization error: (?:nvml error|cuda error|load library failed|driver rpc error|driver error)\b/,
+      /nvidia-container-cli: initialization error: WSL environment detected but no adapters were found/,
+      /nvidia-container-cli: requirement error: unsatisfied condition: /,
+    ],
+    strength: 88,
+    extract: (line): Extracted => (/requirement error/.test(line) ? { hint: "The image asks for a newer CUDA than the node's NVIDIA driver supports (its NVIDIA_REQUIRE_CUDA): use an image built for the node's CUDA version (nvidia-smi shows the highest it supports), update the driver, or, where the CUDA minor-version compatibility holds, set NVIDIA_DISABLE_REQUIRE=1." } : {}),
+    why: "the NVIDIA container runtime could not give the container the node's GPUs (driver missing, mismatched or too old)",
+    hint: "The NVIDIA Container Toolkit could not set up the GPUs for the container: the node's driver is not loaded, its kernel module and user-space libraries differ after an update (driver/library version mismatch: reboot or reload the module), or its libraries are not installed. `nvidia-smi` on the node shows the same error; drain the node until it is fixed.",
+  },
+  {
     id: 'cuda.fault',
     class: 'cuda.error',
     patterns: [

@@ -227,6 +227,20 @@ export const gatewayRules = defineRules([
     hint: "FastChat's server answered an error: 50001 is an internal error of the model worker (its log says why), 50006 the worker did not answer in time (raise FASTCHAT_WORKER_API_TIMEOUT for long generations), 429xx rate/overload, 40xxx the request.",
   },
   {
+    // Ollama's llm/server.go WaitUntilRunning, while the model loads for a request: the client's context
+    // ended first ("client connection closed before server finished loading, aborting load", then the
+    // scheduler's "timed out waiting for llama runner to start: context canceled" and a 499 access line),
+    // or the load made no progress for OLLAMA_LOAD_TIMEOUT ("timed out waiting for llama runner to start -
+    // progress 0.28 - …", answered 500). Either way the request timed out on a model load.
+    id: 'api.model_load_timeout',
+    class: 'api.timeout',
+    patterns: [/client connection closed before server finished loading, aborting load/, /timed out waiting for llama runner to start(?:: context (?:canceled|deadline exceeded)| - progress [\d.]+)/],
+    strength: 45,
+    extract: (line): Extracted => (/ - progress/.test(line) ? { hint: 'Ollama gave up loading the model: the load made no progress within OLLAMA_LOAD_TIMEOUT (default 5 min). Slow storage, a model larger than free GPU + host memory (swapping), or a stuck GPU keeps a load from progressing; the runner lines just above say how far it got. Raise OLLAMA_LOAD_TIMEOUT only if the load is merely slow.' } : {}),
+    why: 'the request timed out while the model server (Ollama) was still loading the model',
+    hint: "The client gave up while Ollama was still loading the model for its request (a cold load of a large model takes longer than the client's timeout). Raise the client's timeout for the first request, preload the model (a warm-up request, OLLAMA_KEEP_ALIVE) or use a smaller model.",
+  },
+  {
     // vLLM's engine logs "Aborted request <id>." when the client went away before the answer was done
     // (async_llm_engine / v1 AsyncLLM abort on disconnect). On a healthy server that is the client's
     // request timeout expiring; weaker than anything else so a real server failure always wins.

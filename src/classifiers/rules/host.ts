@@ -143,10 +143,17 @@ export const hostRules = defineRules([
       // the commit charge (RAM + page file) is used up, typically by DataLoader workers each loading torch's DLLs.
       /\[WinError 1455\]|The paging file is too small for this operation to complete/,
       /java\.lang\.OutOfMemoryError: (?:Java heap space|GC overhead limit exceeded|Direct buffer memory|Metaspace|Requested array size exceeds VM limit)/,
+      // V8's fatal OOM as Node prints it (node_errors.cc OnFatalError: "FATAL ERROR: Reached heap limit
+      // Allocation failed - JavaScript heap out of memory"; older "CALL_AND_RETRY_LAST", "Ineffective
+      // mark-compacts near heap limit"): agent CLIs, tsc, bundlers; and Go's runtime failing to map memory
+      // (runtime/malloc.go throw "runtime: out of memory", printed "fatal error: runtime: out of memory").
+      /Allocation failed - JavaScript heap out of memory/,
+      /fatal error: runtime: out of memory/,
     ],
     unless: [/\bexcept\b/],
     strength: 60,
-    why: 'a host allocation failed (Python MemoryError, std::bad_alloc, ENOMEM)',
+    extract: (line): Extracted => (/JavaScript heap out of memory/.test(line) ? { hint: "Node's V8 heap reached its limit (the process, not necessarily the host, ran out): raise it with NODE_OPTIONS=--max-old-space-size=<MiB> within the container's memory limit, or make the tool hold less (a smaller project per tsc/bundler run)." } : {}),
+    why: 'a host allocation failed (Python MemoryError, std::bad_alloc, ENOMEM, V8 or Go runtime out of memory)',
     hint: 'A host memory allocation failed: the process (or its cgroup) is out of RAM. Check the memory limit and what holds memory.',
   },
   {
