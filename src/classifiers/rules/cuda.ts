@@ -280,7 +280,8 @@ export const cudaRules = defineRules([
       /uncorrectable ECC error|ECC error encountered|double.bit ECC|uncorrectable NVLink error/i,
       // cudaErrorDevicesUnavailable (46), cudaErrorSystemDriverMismatch (803), cudaErrorCompatNotSupportedOnDevice
       // (804), cudaErrorLaunchOutOfResources (701), cudaErrorHardwareStackError (714), cudaErrorInvalidPc (718).
-      /CUDA-capable device\(s\) is\/are busy or unavailable|unsupported display driver \/ cuda driver combination|forward compatibility was attempted on non supported HW/,
+      // (cudaErrorDevicesUnavailable: older toolkits word it "CUDA-capable device(s) is/are busy…", newer "all CUDA-capable devices are busy or unavailable".)
+      /CUDA-capable device\(s\) is\/are busy or unavailable|all CUDA-capable devices are busy or unavailable|unsupported display driver \/ cuda driver combination|forward compatibility was attempted on non supported HW/,
       /CUDA error: (?:too many resources requested for launch|hardware stack error|invalid program counter)/,
       // NVML (nvmlErrorString): NVML_ERROR_LIB_RM_VERSION_MISMATCH, NVML_ERROR_DRIVER_NOT_LOADED, NVML_ERROR_GPU_IS_LOST.
       /Failed to initialize NVML: (?:Driver\/library version mismatch|Driver Not Loaded|Unknown Error|GPU access blocked)/,
