@@ -146,8 +146,10 @@ export const agentRules = defineRules([
     id: 'agent.binary_not_found',
     class: 'agent.setup_failure',
     patterns: [
-      // bash / dash: "bash: line 1: claude: command not found".
+      // bash: "bash: line 1: claude: command not found".
       new RegExp(`${PROMPT}(?:(?:bash|sh|zsh)(?::\\s*line \\d+)?:\\s*)?${AGENT_BINARY}: command not found`),
+      // dash, Debian's /bin/sh (src/exec.c: "%s: %d: %s: not found"): "/bin/sh: 1: claude: not found".
+      new RegExp(`${PROMPT}(?:/bin/)?sh: \\d+: ${AGENT_BINARY}: not found\\s*$`),
       // zsh's own order (Src/exec.c: "command not found: %s").
       new RegExp(`${PROMPT}zsh: command not found: ${AGENT_BINARY}\\s*$`),
     ],

@@ -132,6 +132,21 @@ export const configRules = defineRules([
     hint: 'The client was given an empty API key (Authorization: "Bearer " with no token): set the key variable (OPENAI_API_KEY / the harness key setting); a local server that needs no key still needs a non-empty placeholder.',
   },
   {
+    // Slurm refusing a job or step as requested, as srun/sbatch/salloc print slurmctld's answer
+    // (src/common/slurm_errno.c texts behind "Unable to allocate resources: ", "Batch job submission
+    // failed: ", "Job submit/allocate failed: ", "Unable to create job step: "): no node, partition,
+    // account or QOS can take the request as written. A controller that could not be reached ("Socket
+    // timed out on send/recv operation") is not in the list: that is the network.
+    id: 'config.slurm_request',
+    class: 'config.error',
+    patterns: [
+      /\b(?:srun|sbatch|salloc): error: (?:Unable to allocate resources|Batch job submission failed|Job submit\/allocate failed|Unable to create job step): (?:Requested node configuration is not available|Requested partition configuration not available now|Invalid account or account\/partition combination specified|Invalid partition name specified|Invalid generic resource \(gres\) specification|Invalid qos specification|Invalid feature specification|Requested time limit is invalid|Job violates accounting\/QOS policy|Node count specification invalid|More processors requested than permitted|Memory required by task is not available|CPU count per node can not be satisfied|Access\/permission denied)/,
+    ],
+    strength: 78,
+    why: 'Slurm refused the job as requested: no node, partition, account or QOS can satisfy it',
+    hint: "Slurm rejected the request itself (its message says which part): the GPUs/memory/CPUs per node asked for exceed every node of the partition, or the partition, account, QOS, gres type or time limit is not valid for this user. Compare with `sinfo -O partition,gres:40,cpus,memory` and `sacctmgr show assoc user=$USER`, then resubmit; nothing ran.",
+  },
+  {
     // EADDRINUSE (errno 98, "Address already in use"): the port the run listens on (MASTER_PORT, a server
     // port) is taken by another process, usually an earlier run still alive or a second job on the host.
     // PyTorch's TCPStore words it "…failed to listen on any local network address… name: EADDRINUSE".

@@ -199,7 +199,9 @@ export const k8sRules = defineRules([
     // signal: the container's own log usually says why it stopped answering.
     id: 'k8s.probe_failed',
     class: 'sandbox.failure',
-    patterns: [/\b(?:Liveness|Readiness|Startup) probe failed: /],
+    // The probe's own event (prober "Liveness probe failed: …"), and the kubelet's Killing event once it
+    // gives up on it (kuberuntime "Container %s failed %s probe, will be restarted").
+    patterns: [/\b(?:Liveness|Readiness|Startup) probe failed: /, /\bContainer \S{1,253} failed (?:liveness|startup) probe, will be restarted/],
     strength: 40,
     why: "the kubelet's health probe of the container kept failing",
     hint: 'The container failed its health probe (Unhealthy): the server inside did not answer in time (still loading, hung, or crashed); raise initialDelaySeconds/failureThreshold for slow starts, and read the container log for a crash.',
