@@ -34,6 +34,19 @@ describe('a Ray node shut down by SIGTERM', () => {
   });
 });
 
+describe("torchelastic's line for a worker that ended", () => {
+  const failed = (code: number) => `[2025-01-01 00:00:00,000] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: ${code}) local_rank: 0 (pid: 4711) of binary: /usr/bin/python3`;
+  it('a native crash signal (-11) names no class: unknown, not a guess from the line\'s words', () => {
+    const d = classifyText(failed(-11));
+    expect(d.class).toBe('unknown');
+  });
+  it('a SIGKILL (-9) stays host.killed, and the worker\'s own traceback outranks an exit code of 1', () => {
+    expect(classifyText(failed(-9)).class).toBe('host.killed');
+    const d = classifyText(['Traceback (most recent call last):', '  File "/work/train.py", line 9, in <module>', '    import flash_attn', "ModuleNotFoundError: No module named 'flash_attn'", failed(1)].join('\n'));
+    expect(d.evidence[0]!.rule).not.toBe('user.torchelastic_worker_exit');
+  });
+});
+
 describe('torchelastic death signals', () => {
   it("a terminal's Ctrl-C (SIGINT) is not an outside kill, in either of Python's formats", () => {
     for (const sig of ['2', 'Signals.SIGINT']) {

@@ -327,6 +327,18 @@ export const configRules = defineRules([
     hint: 'Inside installed packages one imports what another (as installed) lacks: a version mismatch or a missing optional dependency in the environment. Install the versions the importing package declares (pip check, the project\'s pinned requirements / lock file), or the missing package.',
   },
   {
+    // A process killed by SIGILL, as bash reports it ("Illegal instruction (core dumped)", jobs.c's
+    // strsignal text) or faulthandler ("Fatal Python error: Illegal instruction"): a binary using
+    // instructions this CPU lacks (a wheel or llama.cpp/TensorFlow build with AVX2/AVX-512 on an older or
+    // emulated CPU, an arm64/x86 mix under emulation). Weak: any error the run printed decides first.
+    id: 'config.cpu_instructions',
+    class: 'config.error',
+    patterns: [/^(?:.{0,200}\s)?Illegal instruction(?: \(core dumped\))?\s*$/, /\b\d+\s+Illegal instruction\s+(?:\(core dumped\)\s+)?\S/, /Fatal Python error: Illegal instruction/],
+    strength: 30,
+    why: 'a process died of SIGILL: a binary uses CPU instructions this machine does not have',
+    hint: "The process executed an instruction this CPU does not support (SIGILL): a package built for newer CPUs (AVX2/AVX-512) or another architecture. `grep -o 'avx[^ ]*' /proc/cpuinfo | sort -u` shows what the CPU has; install a build for it (a generic/noavx wheel, build from source) or run on a newer host.",
+  },
+  {
     // A compiled extension that does not fit the installed libraries it links against: a wheel built
     // for another torch ("flash_attn_2_cuda…so: undefined symbol: _ZN3c10…") or a newer glibc/libstdc++
     // ("version `GLIBC_2.32' not found", "`GLIBCXX_3.4.29' not found"). The dynamic loader's words.
@@ -334,6 +346,9 @@ export const configRules = defineRules([
     class: 'config.error',
     patterns: [
       /\.so(?:\.[\d.]+)?: undefined symbol: \S/,
+      // A package's compiled core (torch/vllm/apex/detectron2 name it `_C`) absent from the install: built
+      // for another Python/torch, or a source checkout shadowing the installed wheel.
+      /No module named '[\w.]{1,100}\._C'/,
       /version `GLIBC(?:XX)?_[\d.]{1,20}' not found/,
       /version `CXXABI_[\d.]{1,20}' not found/,
       // A CUDA toolkit library the binary was linked against is not installed (the dynamic loader's "…:

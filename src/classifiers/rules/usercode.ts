@@ -145,6 +145,21 @@ export const userCodeRules = defineRules([
     hint: "A training process exited with a non-zero code of its own (an uncaught exception or sys.exit), and DeepSpeed's launcher then killed the others. Its traceback is in that process's output, above the launcher's lines.",
   },
   {
+    // torchelastic's agent logging a worker that ended (multiprocessing/api.py: "failed (exitcode: N)
+    // local_rank: N (pid: N) of binary: …"), before its ChildFailedError report. A positive code is the
+    // worker's own exit (an uncaught exception, sys.exit): weakest, like DeepSpeed's launcher line; a
+    // signal is a negative code, -9 / -15 read by the kill rules on the same line, any other one (-11
+    // SIGSEGV, -6 SIGABRT) a native crash that names no class: read as nothing, so that the line's words
+    // ("api: [ERROR] failed") are no vocabulary guess either.
+    id: 'user.torchelastic_worker_exit',
+    class: 'user.code_error',
+    patterns: [/\bfailed \(exitcode: (-?\d{1,3})\) local_rank: \d+ \(pid: \d+\) of binary: /],
+    strength: 9,
+    extract: (_l, m): Extracted => (Number(m[1]) > 0 ? { exitCode: Number(m[1]) } : { classOverride: null }),
+    why: "torchelastic reports a worker that exited with a non-zero code of its own",
+    hint: "A worker exited with a non-zero code of its own (an uncaught exception or sys.exit) and torchrun stopped the others: the worker's traceback is above, or in its own log (torchrun --redirects 3 --log-dir, or the ChildFailedError report's error_file).",
+  },
+  {
     id: 'user.ray_task_error',
     class: 'user.code_error',
     patterns: [/RayTaskError\((\w+)\)/],
