@@ -43,6 +43,11 @@ export const EXCEPTION_CLASS: Record<string, FailureClass> = {
   UnpicklingError: 'user.code_error',
   TimeoutError: 'api.timeout',
   MemoryError: 'host.oom',
+  // Names Ray prints in RayTaskError(<cause class>) for a task that raised them: torch's (and CuPy's)
+  // OutOfMemoryError is the GPU's (Ray's own host-memory kill is raised as ray.exceptions.OutOfMemoryError,
+  // never wrapped), c10d's DistBackendError the collective backend's.
+  OutOfMemoryError: 'cuda.oom',
+  DistBackendError: 'nccl.error',
   ConnectionRefusedError: 'network.error',
   ConnectionResetError: 'network.error',
 };
