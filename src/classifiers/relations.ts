@@ -211,12 +211,13 @@ export const SYMPTOMS: SymptomMechanism[] = [
     // (runc "error during container init: error running hook #0: … stderr: <the hook's error>", "error
     // mounting …: <errno text>"; containerd/dockerd wrap it): that quoted error is why the container did
     // not start (a prestart hook out of memory, a full disk under the mount, a GPU driver the NVIDIA hook
-    // cannot use, a registry it cannot reach).
+    // cannot use).
     id: 'runtime-relayed',
     source: 'runc libcontainer (process_linux.go / container_linux.go error chain: "OCI runtime create failed: … error running hook: exit status N, stdout: …, stderr: …"), containerd ("failed to create shim task: …"), dockerd ("failed to create task for container: …")',
     symptomRules: ['oci.start_failed', 'k8s.container_start', 'sandbox.start'],
     wording: [/OCI runtime (?:create|start|run|exec) failed|runc (?:create|run|exec) failed|error running (?:prestart )?hook|failed to create (?:shim task|task for container)|starting container process caused/],
-    causes: [{ classes: ['host.oom', 'disk.full', 'cuda.error', 'network.error'], order: 'any', sameLine: true }],
+    // (Not a connection error: on a runtime's line that is a local unix socket of the daemon or a hook.)
+    causes: [{ classes: ['host.oom', 'disk.full', 'cuda.error'], order: 'any', sameLine: true }],
     consequence: "The container runtime's failed start only relays it: the runtime quotes the error of the step that failed.",
   },
   {
@@ -323,7 +324,9 @@ export const SYMPTOMS: SymptomMechanism[] = [
     source: 'PyTorch c10d TCPStore.cpp / DistStoreError ("Timed out after N seconds waiting for clients. M/N clients joined."), distributed_c10d.py _store_based_barrier ("Timed out initializing process group in store based barrier on rank …"), torchelastic RendezvousTimeoutError',
     symptomRules: ['network.connection'],
     wording: [/Timed out after \d+ seconds waiting for clients\. \d+\/\d+ clients joined/, /Timed out initializing process group in store based barrier on rank/, /\bRendezvousTimeoutError\b/],
-    causes: [{ classes: ANY_FAILURE.filter((c) => c !== 'network.error' && c !== 'job.stall'), order: 'before', minStrength: 20, notFromRules: ['host.sigkill_worker', 'tracker.network_retry'] }],
+    // A rank's own death only (peer-waited's list): a helper client's gateway, API or sandbox error in a
+    // training log is no rank that never joined.
+    causes: [{ classes: [...RANK_KILLERS.filter((c) => c !== 'network.error'), 'cuda.oom', 'cuda.error', 'disk.full'], order: 'before', minStrength: 20, notFromRules: ['host.sigkill_worker', 'tracker.network_retry'] }],
     consequence: 'The store/rendezvous timeout on the ranks that did start is its consequence: they waited for the rank that failed before it could join.',
   },
   {

@@ -72,8 +72,9 @@ describe("bash's Killed after a progress bar", () => {
     const v = classifyText(
       [
         '(VllmWorker rank=0 pid=4711) INFO 03-02 10:01:12 [default_loader.py:262] Loading weights took 1.2 seconds',
+        // vLLM's own _BAR_FORMAT ("{desc}: {percentage:3.0f}% Completed | {n_fmt}/{total_fmt} […]").
         'Loading safetensors checkpoint shards:  40% Completed | 2/5 [00:41<01:02, 20.9s/it]',
-        'Loading safetensors checkpoint shards:  60%|██████    | 3/5 [00:52<00:31, 15.7s/it]',
+        'Loading safetensors checkpoint shards:  60% Completed | 3/5 [00:52<00:31, 15.7s/it]',
         '[2026-03-02 10:02:05,017] [ERROR] [launch.py:325:sigkill_handler] [\'/usr/bin/python\', \'-u\', \'serve.py\'] exits with return code = -9',
       ].join('\n'),
     );

@@ -346,7 +346,9 @@ describe("a container runtime's failed start that quotes the step's error", () =
   });
 
   it('a full disk under a mount is disk.full', () => {
-    expect(classifyText(chain('error mounting "/data" to rootfs at "/data": mkdir /var/lib/docker/overlay2/3f1e/merged/data: no space left on device')).class).toBe('disk.full');
+    const d = classifyText(chain('error mounting "/data" to rootfs at "/data": mkdir /var/lib/docker/overlay2/3f1e/merged/data: no space left on device'));
+    expect(d.class).toBe('disk.full');
+    expect(d.hint).toMatch(/runtime's failed start only relays it/);
   });
 
   it('an entrypoint missing from the image stays the sandbox failing to start', () => {

@@ -136,11 +136,12 @@ export const configRules = defineRules([
     // (src/common/slurm_errno.c texts behind "Unable to allocate resources: ", "Batch job submission
     // failed: ", "Job submit/allocate failed: ", "Unable to create job step: "): no node, partition,
     // account or QOS can take the request as written. A controller that could not be reached ("Socket
-    // timed out on send/recv operation") is not in the list: that is the network.
+    // timed out on send/recv operation") is not in the list: that is the network; nor is "Job violates
+    // accounting/QOS policy (job submit limit, …)", most often a sweep at its submit quota, which passes.
     id: 'config.slurm_request',
     class: 'config.error',
     patterns: [
-      /\b(?:srun|sbatch|salloc): error: (?:Unable to allocate resources|Batch job submission failed|Job submit\/allocate failed|Unable to create job step): (?:Requested node configuration is not available|Requested partition configuration not available now|Invalid account or account\/partition combination specified|Invalid partition name specified|Invalid generic resource \(gres\) specification|Invalid qos specification|Invalid feature specification|Requested time limit is invalid|Job violates accounting\/QOS policy|Node count specification invalid|More processors requested than permitted|Memory required by task is not available|CPU count per node can not be satisfied|Access\/permission denied)/,
+      /\b(?:srun|sbatch|salloc): error: (?:Unable to allocate resources|Batch job submission failed|Job submit\/allocate failed|Unable to create job step|Unable to create step for job \d+): (?:Requested node configuration is not available|Requested partition configuration not available now|Invalid account or account\/partition combination specified|Invalid partition name specified|Invalid generic resource \(gres\) specification|Invalid qos specification|Invalid feature specification|Requested time limit is invalid|Node count specification invalid|More processors requested than permitted|Memory required by task is not available|CPU count per node can not be satisfied|Access\/permission denied)/,
     ],
     strength: 78,
     why: 'Slurm refused the job as requested: no node, partition, account or QOS can satisfy it',

@@ -236,7 +236,10 @@ export const gatewayRules = defineRules([
     class: 'api.timeout',
     patterns: [/client connection closed before server finished loading, aborting load/, /timed out waiting for llama runner to start(?:: context (?:canceled|deadline exceeded)| - progress [\d.]+)/],
     strength: 45,
-    extract: (line): Extracted => (/ - progress/.test(line) ? { hint: 'Ollama gave up loading the model: the load made no progress within OLLAMA_LOAD_TIMEOUT (default 5 min). Slow storage, a model larger than free GPU + host memory (swapping), or a stuck GPU keeps a load from progressing; the runner lines just above say how far it got. Raise OLLAMA_LOAD_TIMEOUT only if the load is merely slow.' } : {}),
+    // Only the stall timeout fails the run on its own; the client leaving mid-load (the WARN and the
+    // "context canceled" error) is as weak as vLLM's aborted requests: a warm-up probe with a short timeout
+    // prints it on every cold load, and the load may go on for the next request.
+    extract: (line): Extracted => (/ - progress/.test(line) ? { hint: 'Ollama gave up loading the model: the load made no progress within OLLAMA_LOAD_TIMEOUT (default 5 min). Slow storage, a model larger than free GPU + host memory (swapping), or a stuck GPU keeps a load from progressing; the runner lines just above say how far it got. Raise OLLAMA_LOAD_TIMEOUT only if the load is merely slow.' } : { strength: 12 }),
     why: 'the request timed out while the model server (Ollama) was still loading the model',
     hint: "The client gave up while Ollama was still loading the model for its request (a cold load of a large model takes longer than the client's timeout). Raise the client's timeout for the first request, preload the model (a warm-up request, OLLAMA_KEEP_ALIVE) or use a smaller model.",
   },

@@ -337,7 +337,8 @@ export const hostRules = defineRules([
       // The kubelet's own log of its graceful node shutdown (pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go:
       // its logind inhibitor saw the node going down, then it kills every Pod with a shortened grace period;
       // the Pod status it leaves, "Pod was terminated in response to imminent node shutdown.", is host.scheduler_kill's).
-      /Shutdown manager (?:detected new shutdown event|killing pod with gracePeriod)/,
+      // (Not "detected new shutdown event" alone: it is logged with event=false / "cancelled" too.)
+      /Shutdown manager killing pod with gracePeriod/,
     ],
     strength: 50,
     extract: (line) => {
@@ -381,7 +382,8 @@ export const hostRules = defineRules([
     // Only memory evidence for a kill, never a failure on its own.
     id: 'host.killed_loading_weights',
     class: 'host.oom',
-    patterns: [/\bLoading (?:(?:safetensors |pt )?checkpoint shards|weights):\s{0,4}\d{1,3}%\|/],
+    // tqdm's default bar ("38%|███▊ | 3/8 [") and vLLM's _BAR_FORMAT ("  5% Completed | 2/37 [").
+    patterns: [/\bLoading (?:(?:safetensors |pt )?checkpoint shards|weights):\s{0,4}\d{1,3}%(?:\||\s+Completed \|)/],
     strength: 5,
     extract: (line) => {
       // tqdm redraws with \r: the last `n/N [` on the line is where it stopped.

@@ -89,8 +89,9 @@ export const VALIDATION_TEMPLATES = {
   // available GPUs (4) in this node"), vLLM executor/ray_utils.py ("The number of required GPUs exceeds the total
   // number of available GPUs in the placement group."); verl's ResourcePoolManager against the Ray cluster
   // (trainer/ppo/ray_trainer.py _check_resource_available: "Total available GPUs 8.0 is less than total
-  // desired GPUs 16", "Resource pool global_pool: 8*2 cannot be satisfied in this ray cluster").
-  gpuCount: /\b(?:is (?:larger|greater|bigger) than|exceeds) the (?:total )?number of (?:available |visible )?(?:GPUs|devices|CUDA devices)\b|\bTotal available GPUs [\d.]+ is less than total desired GPUs\b|\bResource pool \S{1,80}: \d+\*\d+ cannot be satisfied in this ray cluster\b/,
+  // desired GPUs 16", "Resource pool global_pool: 8*2cannot be satisfied in this ray cluster", no space in
+  // current releases). Often the Ray worker nodes never joined the cluster (`ray status` shows it).
+  gpuCount: /\b(?:is (?:larger|greater|bigger) than|exceeds) the (?:total )?number of (?:available |visible )?(?:GPUs|devices|CUDA devices)\b|\bTotal available GPUs [\d.]+ is less than total desired GPUs\b|\bResource pool \S{1,80}: \d+\*\d+ ?cannot be satisfied in this ray cluster\b/,
   // A feature the chosen settings do not support: vLLM arg_utils ("… is not supported by the V1 Engine"), TRL
   // ("GRPOTrainer does not support sequence-dim parallelism … yet"), Lightning ("strategies from the DDP
   // family are not supported on the MPS accelerator"). Only with what it is not supported with / by / on.

@@ -1,0 +1,73 @@
+// Lines in a producer's wording that are no failure of their own, beside this session's rules that read
+// the same producers: each must leave the verdict to the run's real failure (or to nothing).
+import { describe, expect, it } from 'vitest';
+import { classifyFiles, classifyText } from './helpers.js';
+
+const keyError = ['Traceback (most recent call last):', '  File "/work/eval.py", line 41, in <module>', "    score = metrics['accuracy']", "KeyError: 'accuracy'"].join('\n');
+
+describe('Ollama: a client that left during a model load', () => {
+  // llm/server.go WaitUntilRunning: the WARN and the scheduler's error, then the load goes on for the next request.
+  const warm = [
+    'time=2025-10-19T09:28:35.298Z level=WARN source=server.go:1278 msg="client connection closed before server finished loading, aborting load"',
+    'time=2025-10-19T09:28:35.298Z level=ERROR source=sched.go:449 msg="error loading llama server" error="timed out waiting for llama runner to start: context canceled"',
+    'time=2025-10-19T09:29:15.101Z level=INFO source=server.go:1290 msg="llama runner started in 40.00 seconds"',
+    '[GIN] 2025/10/19 - 09:29:20 | 200 |  4.81s |  127.0.0.1 | POST     "/v1/chat/completions"',
+  ].join('\n');
+
+  it("gives way to the run's own exception (a warm-up probe's short timeout is no failure of the run)", () => {
+    expect(classifyFiles({ 'logs/ollama.log': warm, 'logs/eval.log': keyError }).class).toBe('user.code_error');
+  });
+
+  it('alone it is the request timing out on the load; the stall timeout is the same class', () => {
+    expect(classifyText(warm).class).toBe('api.timeout');
+    expect(classifyText('Error: 500 Internal Server Error: timed out waiting for llama runner to start - progress 0.28 - ').class).toBe('api.timeout');
+  });
+});
+
+describe('c10d store timeouts after an error that was no rank dying', () => {
+  // huggingface_hub utils/_http.py http_backoff: the retried read timeout, then the retry note.
+  const hubRetry = [
+    "'(ReadTimeoutError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Read timed out. (read timeout=10)\"), '(Request ID: 3f1e)')' thrown while requesting HEAD https://huggingface.co/Qwen/Qwen2.5-7B/resolve/main/config.json",
+    'Retrying in 1s [Retry 1/5].',
+  ];
+  const timeout = 'torch.distributed.DistStoreError: Timed out after 1801 seconds waiting for clients. 3/4 clients joined.';
+
+  it('a helper client that timed out and retried does not explain the ranks that never joined', () => {
+    expect(classifyText([...hubRetry, timeout].join('\n')).class).toBe('network.error');
+  });
+});
+
+describe('Slurm and kubelet lines that pass', () => {
+  it("a sweep at its QOS submit limit is no rule's verdict on the job's configuration (at most a low-confidence guess)", () => {
+    const d = classifyText("sbatch: error: Batch job submission failed: Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)");
+    expect(d.evidence[0]?.rule).not.toBe('config.slurm_request');
+    expect(d.confidence).toBeLessThan(0.5);
+  });
+
+  it('a node shutdown that logind cancelled is no kill: the container crash-looping decides', () => {
+    const d = classifyText(
+      [
+        'I1130 15:12:02.781961    2227 nodeshutdown_manager_linux.go:265] "Shutdown manager detected new shutdown event, isNodeShuttingDownNow" event=false',
+        '  Warning  BackOff  30s (x6 over 2m)  kubelet  Back-off restarting failed container trainer in pod trainer-0_default(4b1c)',
+      ].join('\n'),
+    );
+    expect(d.class).not.toBe('host.killed');
+  });
+});
+
+describe('wandb finishing', () => {
+  it('an upload that finished and the summary after it are no stall', () => {
+    const d = classifyText(
+      ['wandb: \\ 3859.464 MB of 3859.464 MB uploaded', 'wandb: Run history:', 'wandb:   loss ▇▅▃▂▁', 'wandb: 🚀 View run ppo-7 at: https://wandb.ai/acme/rl/runs/abc123', 'wandb: Find logs at: ./wandb/run-20251201_100000-abc123/logs'].join('\n'),
+    );
+    expect(d.class).not.toBe('job.stall');
+  });
+});
+
+describe("a container runtime's failed start on a daemon's unix socket", () => {
+  it('is the sandbox failing to start, not the network', () => {
+    const line =
+      'Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: time="2025-01-01T00:00:00Z" level=error msg="failed to connect: dial unix /run/nvidia-persistenced/socket: connect: connection refused": unknown';
+    expect(classifyText(line).class).not.toBe('network.error');
+  });
+});
