@@ -71,3 +71,13 @@ describe("a container runtime's failed start on a daemon's unix socket", () => {
     expect(classifyText(line).class).not.toBe('network.error');
   });
 });
+
+describe("verl's GPU check against its Ray cluster", () => {
+  it('is a config check whose hint sends the user to the cluster membership first', () => {
+    const d = classifyText('ValueError: Total available GPUs 8.0 is less than total desired GPUs 16');
+    expect(d.class).toBe('config.error');
+    expect(d.hint).toMatch(/ray status/);
+    // Other validation messages keep the generic hint.
+    expect(classifyText('ValueError: World size (8) is larger than the number of available GPUs (4) in this node.').hint).not.toMatch(/ray status/);
+  });
+});

@@ -8,7 +8,7 @@
 //      (VALIDATION_TEMPLATES), counted only when the run's own code did not raise it: a ValueError from
 //      the user's own helper in train.py stays `user.code_error` whatever it says.
 // Both sit above the traceback catch-alls (usercode.ts) and below any infrastructure cause.
-import { defineRules } from '../rule.js';
+import { defineRules, type Extracted } from '../rule.js';
 import { RUN_LOG_ONLY } from './sections.js';
 
 /**
@@ -167,6 +167,12 @@ export const validationRules = defineRules([
     raisedIn: 'not-own',
     strength: 44,
     sections: RUN_LOG_ONLY,
+    // verl's check counts the GPUs of the Ray cluster it joined: short of them, the worker nodes often never
+    // joined it (ray start --address on each, ray.init(address="auto")) rather than the config asking too much.
+    extract: (line): Extracted =>
+      /Total available GPUs [\d.]+ is less than total desired GPUs|cannot be satisfied in this ray cluster/.test(line)
+        ? { hint: "verl found fewer GPUs in its Ray cluster than its resource pools ask for (trainer.n_gpus_per_node × trainer.nnodes): check `ray status` first. If the cluster is short of nodes, the worker nodes never joined it (`ray start --address=<head>:6379` on each, the driver's ray.init(address=\"auto\")); if the cluster is complete, lower n_gpus_per_node / nnodes to what it has." }
+        : {},
     why: "a framework rejected the settings: the message is a configuration check's (divisibility, allowed values, bounds, GPU capability, exclusive or required options)",
     hint: "A framework's argument/config check rejected the run's settings: the message names the settings that do not fit (batch sizes vs GPU count, a value outside its allowed set, a precision or kernel this GPU lacks, options that exclude each other). Change the config or command line accordingly.",
   },
