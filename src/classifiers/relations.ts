@@ -32,6 +32,8 @@ export interface Explains {
 
 /** Failures that take a rank's process down, so the other ranks wait in their next collective until the watchdog fires. */
 export const RANK_KILLERS: FailureClass[] = ['user.code_error', 'config.error', 'host.oom', 'network.error'];
+/** A rank's own death of any kind (RANK_KILLERS and the GPU's or the disk's): what its peers wait for. */
+const RANK_DEATHS: FailureClass[] = [...RANK_KILLERS, 'cuda.oom', 'cuda.error', 'disk.full'];
 
 /**
  * A Ray worker or actor that died without saying why (the raylet's "connection error code 2. End of
@@ -297,7 +299,7 @@ export const SYMPTOMS: SymptomMechanism[] = [
     wording: [],
     extracted: 'remote',
     causes: [
-      { classes: [...RANK_KILLERS, 'cuda.oom', 'cuda.error', 'disk.full'], order: 'not-after', minStrength: 20, notFromRules: ['host.sigkill_worker'] },
+      { classes: RANK_DEATHS, order: 'not-after', minStrength: 20, notFromRules: ['host.sigkill_worker'] },
       // A kill stamped before the peers' errors: the killed rank is the peer that exited.
       { classes: ['host.killed', 'host.oom'], order: 'stamped-before' },
     ],
@@ -312,7 +314,7 @@ export const SYMPTOMS: SymptomMechanism[] = [
     symptomRules: ['nccl.watchdog_timeout', 'nccl.watchdog_stuck', 'nccl.gloo_timeout'],
     wording: [/Watchdog caught collective operation timeout|Timeout\(ms\)=|Heartbeat monitor timed out|watchdog got stuck/, /Timed out waiting \d+ms for (?:recv|send) operation to complete/],
     // (A tracker's retry note, tracker.network_retry, is no rank failing: wandb retries in a thread of its own.)
-    causes: [{ classes: [...RANK_KILLERS, 'cuda.oom', 'cuda.error', 'disk.full'], order: 'before', minStrength: 7, notFromRules: ['host.sigkill_worker', 'tracker.network_retry'] }],
+    causes: [{ classes: RANK_DEATHS, order: 'before', minStrength: 7, notFromRules: ['host.sigkill_worker', 'tracker.network_retry'] }],
     consequence: "The NCCL watchdog timeouts on the other ranks are its consequence: they waited in a collective for the rank that failed.",
   },
   {
@@ -324,9 +326,9 @@ export const SYMPTOMS: SymptomMechanism[] = [
     source: 'PyTorch c10d TCPStore.cpp / DistStoreError ("Timed out after N seconds waiting for clients. M/N clients joined."), distributed_c10d.py _store_based_barrier ("Timed out initializing process group in store based barrier on rank …"), torchelastic RendezvousTimeoutError',
     symptomRules: ['network.connection'],
     wording: [/Timed out after \d+ seconds waiting for clients\. \d+\/\d+ clients joined/, /Timed out initializing process group in store based barrier on rank/, /\bRendezvousTimeoutError\b/],
-    // A rank's own death only (peer-waited's list): a helper client's gateway, API or sandbox error in a
-    // training log is no rank that never joined.
-    causes: [{ classes: [...RANK_KILLERS.filter((c) => c !== 'network.error'), 'cuda.oom', 'cuda.error', 'disk.full'], order: 'before', minStrength: 20, notFromRules: ['host.sigkill_worker', 'tracker.network_retry'] }],
+    // A rank's own death only: a helper client's gateway, API or sandbox error in a training log is no rank
+    // that never joined, and a network error is the timeout's own reading.
+    causes: [{ classes: RANK_DEATHS.filter((c) => c !== 'network.error'), order: 'before', minStrength: 20, notFromRules: ['host.sigkill_worker', 'tracker.network_retry'] }],
     consequence: 'The store/rendezvous timeout on the ranks that did start is its consequence: they waited for the rank that failed before it could join.',
   },
   {

@@ -43,6 +43,9 @@ export function isValidationSite(path: string, fn: string | null): boolean {
 /** The exception types these checks raise, as the exception line names them (module-qualified or not, after a launcher's rank prefix). */
 const CHECK_EXCEPTION = String.raw`(?:^|[\s:(\]>|])(?:[A-Za-z_]\w{0,40}\.){0,6}(?:ValueError|AssertionError|RuntimeError|NotImplementedError|TypeError|MisconfigurationException|(?:[A-Z]\w{0,40})?Config(?:uration)?Error|UsageError): `;
 
+/** verl's ResourcePoolManager finding its Ray cluster short of GPUs (a gpuCount template; its own hint in config.validation_message). */
+const VERL_RAY_GPUS = /\bTotal available GPUs [\d.]+ is less than total desired GPUs\b|\bResource pool \S{1,80}: \d+\*\d+ ?cannot be satisfied in this ray cluster\b/;
+
 /**
  * The message templates of settings checks, each read in its producers' source (the source is named
  * per family). Each family is matched in the message of an exception line of CHECK_EXCEPTION.
@@ -91,7 +94,7 @@ export const VALIDATION_TEMPLATES = {
   // (trainer/ppo/ray_trainer.py _check_resource_available: "Total available GPUs 8.0 is less than total
   // desired GPUs 16", "Resource pool global_pool: 8*2cannot be satisfied in this ray cluster", no space in
   // current releases). Often the Ray worker nodes never joined the cluster (`ray status` shows it).
-  gpuCount: /\b(?:is (?:larger|greater|bigger) than|exceeds) the (?:total )?number of (?:available |visible )?(?:GPUs|devices|CUDA devices)\b|\bTotal available GPUs [\d.]+ is less than total desired GPUs\b|\bResource pool \S{1,80}: \d+\*\d+ ?cannot be satisfied in this ray cluster\b/,
+  gpuCount: new RegExp(String.raw`\b(?:is (?:larger|greater|bigger) than|exceeds) the (?:total )?number of (?:available |visible )?(?:GPUs|devices|CUDA devices)\b|${VERL_RAY_GPUS.source}`),
   // A feature the chosen settings do not support: vLLM arg_utils ("… is not supported by the V1 Engine"), TRL
   // ("GRPOTrainer does not support sequence-dim parallelism … yet"), Lightning ("strategies from the DDP
   // family are not supported on the MPS accelerator"). Only with what it is not supported with / by / on.
@@ -170,7 +173,7 @@ export const validationRules = defineRules([
     // verl's check counts the GPUs of the Ray cluster it joined: short of them, the worker nodes often never
     // joined it (ray start --address on each, ray.init(address="auto")) rather than the config asking too much.
     extract: (line): Extracted =>
-      /Total available GPUs [\d.]+ is less than total desired GPUs|cannot be satisfied in this ray cluster/.test(line)
+      VERL_RAY_GPUS.test(line)
         ? { hint: "verl found fewer GPUs in its Ray cluster than its resource pools ask for (trainer.n_gpus_per_node × trainer.nnodes): check `ray status` first. If the cluster is short of nodes, the worker nodes never joined it (`ray start --address=<head>:6379` on each, the driver's ray.init(address=\"auto\")); if the cluster is complete, lower n_gpus_per_node / nnodes to what it has." }
         : {},
     why: "a framework rejected the settings: the message is a configuration check's (divisibility, allowed values, bounds, GPU capability, exclusive or required options)",
