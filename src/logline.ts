@@ -198,6 +198,8 @@ export interface PyFrame {
   fn: string | null;
   /** The frame is in installed or standard-library code, not the run's own (isLibraryPath). */
   library: boolean;
+  /** The frame is in a framework's source checkout (isFrameworkCheckoutPath): not installed, not the run's own either. */
+  checkout: boolean;
 }
 
 // CPython: `  File "/x/train.py", line 12, in main`; faulthandler: `  File "/x/train.py", line 12 in main`.
@@ -217,12 +219,25 @@ export function isLibraryPath(path: string): boolean {
   return LIBRARY_PATH_RE.test(path);
 }
 
+/**
+ * A training framework run from a clone of its repository rather than installed (`pip install -e`, a
+ * container image's /opt/megatron-lm, verl's /workspace/verl): the clone's folder names the framework and
+ * the package folder sits right under it (or under its src/): /opt/megatron-lm/megatron/core/…,
+ * /workspace/verl/verl/trainer/…, ~/OpenRLHF/openrlhf/…, ~/transformers/src/transformers/…. The run's own
+ * code rarely lives there, so a framework's check raised in it is the framework's, not the run's.
+ */
+const FRAMEWORK_CHECKOUT_RE = /[\\/][\w.-]{0,40}?(megatron|verl|vllm|sglang|trl|peft|deepspeed|nemo|openrlhf|accelerate|transformers|torchtitan|torchtune|lightning|llamafactory|llama_factory)[\w.-]{0,40}[\\/](?:src[\\/])?\1[\\/]/i;
+
+export function isFrameworkCheckoutPath(path: string): boolean {
+  return !LIBRARY_PATH_RE.test(path) && FRAMEWORK_CHECKOUT_RE.test(path);
+}
+
 /** The frame a traceback line names, after any launcher prefix; null for any other line. */
 export function parseFrame(line: string): PyFrame | null {
   const m = PY_FRAME_RE.exec(line) ?? IPY_FRAME_RE.exec(line);
   if (!m) return null;
   const path = m[1]!;
-  return { path, line: Number(m[2]), fn: m[3] ?? null, library: isLibraryPath(path) };
+  return { path, line: Number(m[2]), fn: m[3] ?? null, library: isLibraryPath(path), checkout: isFrameworkCheckoutPath(path) };
 }
 
 /**
@@ -271,5 +286,5 @@ const GDB_PY_FRAME_RE = /^#\d{1,4} Frame 0x[0-9a-fA-F]{1,16}, for file (.{1,1000
 export function parseGdbPyFrame(line: string): PyFrame | null {
   const m = GDB_PY_FRAME_RE.exec(line.trimStart());
   if (!m) return null;
-  return { path: m[1]!, line: Number(m[2]), fn: m[3]!, library: isLibraryPath(m[1]!) };
+  return { path: m[1]!, line: Number(m[2]), fn: m[3]!, library: isLibraryPath(m[1]!), checkout: isFrameworkCheckoutPath(m[1]!) };
 }

@@ -1,7 +1,7 @@
 // One reading of log-line framing for capture and classifiers: prefixes, ranks and timestamps (with
 // their year and zone when the stamp has them).
 import { describe, expect, it } from 'vitest';
-import { compareLogTimes, innermostFrame, isLibraryPath, isoOf, logTimeOf, parseFrame, parseLogTime, parseRank, splitPrefix, visibleText } from '../src/logline.js';
+import { compareLogTimes, innermostFrame, isFrameworkCheckoutPath, isLibraryPath, isoOf, logTimeOf, parseFrame, parseLogTime, parseRank, splitPrefix, visibleText } from '../src/logline.js';
 
 describe('timestamps', () => {
   it('keep the year: the last second of a year comes before the first of the next', () => {
@@ -69,7 +69,7 @@ describe('prefixes and ranks', () => {
 
 describe('traceback frames', () => {
   it('read CPython, faulthandler and IPython frame lines, after launcher prefixes', () => {
-    expect(parseFrame('  File "/workspace/train.py", line 12, in main')).toEqual({ path: '/workspace/train.py', line: 12, fn: 'main', library: false });
+    expect(parseFrame('  File "/workspace/train.py", line 12, in main')).toEqual({ path: '/workspace/train.py', line: 12, fn: 'main', library: false, checkout: false });
     expect(parseFrame('  File "/usr/lib/python3.10/threading.py", line 320 in wait')).toMatchObject({ fn: 'wait', library: true });
     expect(parseFrame('File ~/venv/lib/python3.11/site-packages/openai/_base_client.py:1029, in SyncAPIClient._request(self, cast_to)')).toMatchObject({ line: 1029, library: true });
     expect(parseFrame(splitPrefix('[rank3]:   File "train.py", line 7, in <module>').rest)).toMatchObject({ path: 'train.py', library: false });
@@ -83,6 +83,17 @@ describe('traceback frames', () => {
     for (const p of ['train.py', '/workspace/verl/verl/trainer/main_ppo.py', '<stdin>', '/tmp/ipykernel_123/456.py', '/home/u/mylib/site_utils.py']) {
       expect(isLibraryPath(p), p).toBe(false);
     }
+  });
+
+  it("tell a framework's clone (the package folder under a folder named for it) from the run's own folders", () => {
+    for (const p of ['/opt/megatron-lm/megatron/core/parallel_state.py', '/workspace/verl/verl/trainer/main_ppo.py', '/root/OpenRLHF/openrlhf/cli/train_ppo_ray.py', '/home/u/transformers/src/transformers/trainer.py', 'C:\\src\\DeepSpeed\\deepspeed\\runtime\\engine.py']) {
+      expect(isFrameworkCheckoutPath(p), p).toBe(true);
+    }
+    // Installed copies are library code (isLibraryPath), and a project named after a framework is the run's own.
+    for (const p of ['/opt/conda/lib/python3.10/site-packages/verl/verl/x.py', '/workspace/verl_exp/train.py', '/home/u/vllm-bench/bench.py', 'train.py']) {
+      expect(isFrameworkCheckoutPath(p), p).toBe(false);
+    }
+    expect(parseFrame('  File "/opt/megatron-lm/megatron/core/parallel_state.py", line 532, in initialize_model_parallel')).toMatchObject({ library: false, checkout: true });
   });
 
   it('take the innermost frame of a traceback, passing over the import machinery', () => {

@@ -81,3 +81,43 @@ describe("verl's GPU check against its Ray cluster", () => {
     expect(classifyText('ValueError: World size (8) is larger than the number of available GPUs (4) in this node.').hint).not.toMatch(/ray status/);
   });
 });
+
+describe("Ray's list of possible causes, wrapped onto a line of its own", () => {
+  // node_manager.cc's worker-death text as an 80-column terminal wraps it: the list item is a guess, not a kill.
+  const wrapped = [
+    '(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection',
+    ' error code 2. End of file. There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage. (2) ra',
+    'y stop --force is called. (3) The worker is crashed unexpectedly due to SIGSEGV or other unexpected errors.',
+  ].join('\n');
+
+  it('is the Ray worker dying, not a kill from outside', () => {
+    const d = classifyText(wrapped);
+    expect(d.class).toBe('ray.crash');
+    expect(d.evidence.map((e) => e.rule)).not.toContain('host.sigkill_worker');
+  });
+});
+
+describe("an InfiniBand error completion after a rank's own death", () => {
+  const oom = [
+    '[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79.10 GiB of which 1.02 GiB is free.',
+    'mlx5: gpu-node-7: got completion with error:',
+    '00000000 00000000 00000000 00000000',
+  ].join('\n');
+
+  it('is the echo of the peer that died (the error completion is what a vanished peer leaves)', () => {
+    expect(classifyText(oom).class).toBe('cuda.oom');
+  });
+});
+
+describe("a settings check's wording raised by the run's own code beside a framework's name", () => {
+  // A project folder whose name contains a framework's is not a clone of it (logline.isFrameworkCheckoutPath).
+  const own = ['Traceback (most recent call last):', '  File "/workspace/verl_exp/train.py", line 61, in build_loader', '    raise ValueError(f"batch size must be divisible by {world}")', 'ValueError: batch size must be divisible by 8'].join('\n');
+  const clone = own.replace('/workspace/verl_exp/train.py', '/workspace/verl/verl/trainer/ppo/ray_trainer.py');
+
+  it("stays the run's code in the run's own folder", () => {
+    expect(classifyText(own).class).toBe('user.code_error');
+  });
+  it("is the framework's check in the framework's clone", () => {
+    expect(classifyText(clone).class).toBe('config.error');
+  });
+});

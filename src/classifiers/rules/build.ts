@@ -39,11 +39,27 @@ export const buildRules = defineRules([
       // buildah before 1.27 ("error creating build container: …") and since ("building at STEP \"RUN …\": …").
       /\berror creating build container: /,
       /\b[Bb]uilding at STEP "[^"]{1,300}": /,
+      // BuildKit resolving a FROM image (frontend/dockerui, llbsolver: "failed to resolve source metadata for
+      // <ref>: <err>"): a pull refusal here fails the build, not a Pod's image pull.
+      /failed to resolve source metadata for \S/,
+      // buildx booting the BuildKit container its docker-container driver builds in ("ERROR [internal]
+      // booting buildkit", with compose "[server internal]"): the builder itself never came up.
+      /\bERROR \[(?:\w{1,20} )?internal\] booting buildkit\b|^\s*> \[(?:\w{1,20} )?internal\] booting buildkit:/,
     ],
     unless: [REGISTRY_UNREACHABLE],
     strength: 75,
     why: 'a container image build step failed',
     hint: 'The image build failed: the first failing RUN step and its output are the cause (package mirror or network during apt/pip, a changed upstream dependency, BuildKit cache state). Retry with --no-cache to rule out cache corruption.',
+  },
+  {
+    // A Go panic inside an image builder: its goroutine dump's frames are in the builder's own packages
+    // (kaniko's executor, BuildKit's solver, buildah): the builder crashed, whatever the Dockerfile says.
+    id: 'build.builder_panic',
+    class: 'image.build_failure',
+    patterns: [/^\s*github\.com\/(?:GoogleContainerTools|chainguard-dev|osscontainertools)\/kaniko\/\S{1,300}\(/, /^\s*github\.com\/moby\/buildkit\/\S{1,300}\(/, /^\s*github\.com\/containers\/buildah\/\S{1,300}\(/],
+    strength: 60,
+    why: "the image builder (kaniko, BuildKit, buildah) crashed: its panic's stack is in the builder's own code",
+    hint: "The image builder itself panicked (the goroutine dump's frames are in the builder's code): this is a builder bug, not the Dockerfile. Upgrade or pin another builder release, and search its issue tracker for the panic's first frame.",
   },
   {
     // A registry refusing the push of a built image, in docker/distribution's error-code form

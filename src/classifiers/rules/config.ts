@@ -103,6 +103,9 @@ export const configRules = defineRules([
       // click / typer (click/exceptions.py UsageError subclasses): "Error: No such option: --lr", "Error:
       // Missing option '--model'", "Error: Invalid value for '--lr': 'x' is not a valid float."
       /^(?:│ )?Error: (?:No such option: |Missing option '|Missing argument '|Invalid value for '|Got unexpected extra argument)/,
+      // argparse's two commonest messages with the "prog:" before "error:" cut off (a launcher that injects
+      // --local_rank into a script that does not declare it prints one per rank).
+      /^\s*error: (?:unrecognized arguments: -|the following arguments are required: )/,
     ],
     strength: 85,
     sections: RUN_LOG_ONLY,
@@ -223,6 +226,26 @@ export const configRules = defineRules([
     sections: RUN_LOG_ONLY,
     why: 'the model the run loads does not fit the installed library, or the settings do not fit the model',
     hint: 'The model and its settings do not fit: check the model id/path (a local checkpoint directory must hold config.json and the weights), that the installed transformers/vLLM release supports the architecture (upgrade, or trust_remote_code=True for custom code you trust), and that max_model_len / tensor-parallel size fit the model config.',
+  },
+  {
+    // The data the run points Hugging Face datasets at is not there (datasets load.py dataset_module_factory:
+    // "Couldn't find any data file at <path>. Couldn't find '<path>' on the Hugging Face Hub either", "Couldn't
+    // find a dataset script at <path> or any data file in the same directory"; data_files.py resolve_pattern
+    // "Unable to find '<pattern>'"; DatasetNotFoundError "Dataset '<id>' doesn't exist on the Hub or cannot be
+    // accessed"; load_from_disk on a folder that is not a saved dataset): a data path or id in the settings.
+    id: 'config.dataset_path',
+    class: 'config.error',
+    patterns: [
+      /Couldn't find any data file at \S/,
+      /Couldn't find a dataset script at \S.{0,400}? or any data file in the same directory/,
+      /FileNotFoundError: Unable to find '[^']{1,400}'/,
+      /DatasetNotFoundError: Dataset '[^']{1,300}' doesn't exist on the Hub/,
+      /is neither a `Dataset` directory nor a `DatasetDict` directory/,
+    ],
+    strength: 80,
+    sections: RUN_LOG_ONLY,
+    why: 'the dataset path or id the run gives Hugging Face datasets does not exist (or is not readable)',
+    hint: "The dataset the config names is not where it points: check the data path (a local folder must hold the data files; a single file goes in data_files=) or the Hub id, and for a private or gated dataset the HF token.",
   },
   {
     // The environment lacks a package or a build feature the run asks for, in the library's own words:

@@ -200,6 +200,9 @@ export const gatewayRules = defineRules([
       // An API client's own error class followed by the status it got (GitHub Copilot's CAPIError "CAPIError
       // 400 This organization has been disabled", SDKs' "<Provider>APIError: 503 …"): the status decides.
       /\b[A-Z]\w{0,40}A[Pp][Ii]Error:? \(?([45]\d\d)\)?(?=[\s:,.]|$)/,
+      // A hand-written fetch client's error, the idiom of many agents and tools calling a provider directly
+      // (`throw new Error(\`OpenAI API error ${res.status}: ${body}\`)`): a provider's name, "API error", the status.
+      /\b(?:OpenAI|Anthropic|Claude|Gemini|Google|OpenRouter|Groq|Mistral|DeepSeek|xAI|Grok|Together|Fireworks|Cohere|Perplexity|Azure(?: OpenAI)?|Bedrock|Ollama|vLLM|LiteLLM|Moonshot|Qwen|DashScope|Zhipu|LLM|Model|Provider) API (?:error|request failed)[: ]\s?\(?([45]\d\d)\)?(?=[\s:,.)]|$)/i,
     ],
     strength: 60,
     extract: byAnswerer((_l, m): Extracted => {

@@ -94,6 +94,10 @@ export const hostRules = defineRules([
       /which exceeds the memory usage threshold of/,
       /OOM kill reason/,
       /Ray killed (?:this worker|\d+ worker)/,
+      // The memory monitor's report (raylet node_manager.cc) without its first sentence, as a terminal or a
+      // paste cuts it: "Memory on the node (IP: 10.0.0.5, ID: 9f2…) where the task (task ID: …, name=…" (Ray
+      // ≥ 2.47: "where the lease ("), or the node-level summary "Memory on the node (IP: 10.0.0.5) was 1.99GB / 2.00GB".
+      /Memory on the node \(IP: [\w.:-]{2,64}(?:, ID: [0-9a-f.]{4,64})?\) (?:where the (?:task|lease|actor) \(|was [\d.]+\s?[GMK]B \/)/,
       // Ray < 2.0's memory monitor (ray/_private/memory_monitor.py RayOutOfMemoryError).
       /RayOutOfMemoryError: More than \d+% of the memory on node \S+ is used/,
       // The object store (plasma, host shared memory) full with spilling unable to keep up.
@@ -208,6 +212,9 @@ export const hostRules = defineRules([
       // Docker's `docker inspect` State prints it as "ExitCode": 137.
       /(?:exit(?:ed with)? (?:code|status)|Exit Code:?|[Ee]xitCode"?:)\s*137\b/,
       /^(?:.{0,200}\s)?\d+\s+Killed\s+\S|^\s*Killed\s*$/,
+      // bash's report of a job a non-interactive shell (a batch script) lost to SIGKILL (jobs.c
+      // notify_of_job_status: "<script>: line <n>: <pid> Killed <command>"), its command cut off.
+      /: line \d+:\s+\d+ Killed\b/,
       // The shell's job-control report of a SIGKILLed job (bash jobs.c: "[1]+  Killed   python train.py";
       // zsh: "zsh: killed     python train.py"), and bash's "Killed" glued to a progress bar the job left
       // without a newline (tqdm redraws its bar with \r: "Loading checkpoint shards:  38%|███ | 3/8 [00:02<00:03,  1.28it/s]Killed").
@@ -232,8 +239,9 @@ export const hostRules = defineRules([
       /Main process exited, code=killed, status=9\/KILL/,
     ],
     // Ray's actor-death text lists what might have happened ("(1) The process is killed by SIGKILL by OOM
-    // killer due to high memory usage. (2) ray stop --force is called."): a guess, not a kill.
-    unless: [/There are some potential root causes|potential root causes/],
+    // killer due to high memory usage. (2) ray stop --force is called."): a guess, not a kill. A terminal
+    // that wraps Ray's long line puts the list's items on lines of their own, so they are read too.
+    unless: [/There are some potential root causes|potential root causes/, /killed by SIGKILL by OOM killer due to high memory usage/],
     strength: 40,
     why: 'a process was SIGKILLed and nothing in the bundle says why',
     hint: 'A process was killed from outside (SIGKILL) and no memory evidence says the OOM killer did it: check dmesg / journalctl -k for "Killed process" (OOM killer), the scheduler for a time limit or preemption (sacct, kubectl describe pod / events), and node drains.',

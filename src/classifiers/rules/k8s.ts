@@ -38,7 +38,7 @@ function k8sStatusExtract(_line: string, m: RegExpExecArray): Extracted {
 }
 
 /** An image build tool's own error line: registry answers there are that build failing (its base image). */
-export const BUILD_ERROR_LINE = /failed to solve|^error building image: |While performing build|Unable to build from|building at STEP|creating build container: /;
+export const BUILD_ERROR_LINE = /failed to solve|failed to resolve source metadata for |^error building image: |While performing build|Unable to build from|building at STEP|creating build container: /;
 
 export const k8sRules = defineRules([
   {
@@ -117,6 +117,10 @@ export const k8sRules = defineRules([
       /No such file or directory: '(?:docker|podman|kubectl)'/,
       /Cannot connect to the Docker daemon/,
       /Error response from daemon/,
+      // docker-compose v1 (compose/service.py "Cannot create container for service %s: %s"), with the daemon's
+      // name conflict of old releases ("Conflict. The name \"/mail\" is already in use by container …").
+      /Cannot create container for service \S{1,200}: /,
+      /Conflict\. The (?:container )?name "[^"]{1,200}" is already in use by container/,
       /Sandbox (?:creation|startup) (?:failed|timed out)|[Ff]ailed to (?:create|start) (?:the )?sandbox/,
       // Runtime containers of agent harnesses (OpenHands "Instance … FAILED to start container!",
       // docker/containerd "failed to start container"): the sandbox never came up, and the read

@@ -160,6 +160,19 @@ export const ncclRules = defineRules([
     hint: 'A NCCL transport failed between ranks: a reset/closed socket means a peer exited or the link dropped; check the other ranks for a crash first, then the fabric (ibstat / ibv_devinfo link state, RoCE/IB errors, NCCL_SOCKET_IFNAME / NCCL_IB_HCA pointing at the right interfaces). NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET shows where.',
   },
   {
+    // rdma-core's mlx5 provider dumping an error completion (providers/mlx5/cq.c: "mlx5: <host>: got
+    // completion with error:" then the CQE in hex), as any verbs user (NCCL's IB transport, UCX, MPI)
+    // prints it: a work request on the InfiniBand/RoCE fabric failed. It is also what a peer that exited
+    // leaves behind, so it is weak: a rank's own death decides before it.
+    id: 'nccl.ib_completion_error',
+    class: 'nccl.error',
+    patterns: [/\bmlx5: [\w.-]{1,80}: got completion with error:/],
+    strength: 30,
+    extract: () => ({ remote: true }),
+    why: 'the InfiniBand/RoCE NIC reported an error completion (rdma-core mlx5): a transfer on the fabric failed',
+    hint: "The RDMA NIC failed a transfer (mlx5 error completion). If another rank or process exited first, this is its echo: read that one. Otherwise check the fabric on that node: link state and error counters (ibstat, ibv_devinfo, /sys/class/infiniband/*/ports/*/counters), NCCL_IB_HCA / NCCL_IB_GID_INDEX, and retry with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET.",
+  },
+  {
     id: 'nccl.iommu_p2p',
     class: 'nccl.p2p_deadlock',
     patterns: [/NCCL WARN .{0,120}iommu=pt.{0,80}(?:hang|instab)/],

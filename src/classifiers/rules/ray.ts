@@ -36,6 +36,9 @@ export const rayRules = defineRules([
       // A native crash of a Ray daemon: the failure signal handler's stack ("*** SIGSEGV received at
       // time=…" then "@ 0x… ray::gcs::RuntimeEnvHandler::…") with frames of Ray's own C++ namespaces.
       /^\s*(?:PC: )?@\s+0x[0-9a-f]+\s+.{0,40}\bray::(?:gcs|raylet|rpc|core|syncer|pubsub|pubsub_internal)::/,
+      // The same handler's output as the driver relays a daemon's stderr ("(pid=raylet) *** SIGSEGV received
+      // at …", "(raylet)     @     0x55d6… boost::asio::…"; gcs_server alike): the daemon itself crashed.
+      /^\((?:pid=)?(?:raylet|gcs_server)(?:, ip=[\d.]{7,15})?\)\s+(?:\*\*\* (?:SIG[A-Z]{2,6}|Aborted at)\b|(?:PC: )?@\s+0x[0-9a-f]{6,16}\s)/,
       /node .{0,80}has been marked dead/i,
       /\bRaySystemError\b/,
       /\b(?:ObjectLostError|OwnerDiedError|NodeDiedError|WorkerCrashedError|\w*RayletDiedError)\b/,
