@@ -416,6 +416,8 @@ export const OPENAI_API_ERROR_TEXTS: readonly (readonly [string, number, string]
   ['you exceeded your current quota, please check your plan and billing details', 429, 'quota exhausted (OpenAI)'],
   ['the engine is currently overloaded, please try again later', 503, 'overloaded (OpenAI)'],
   ['model is currently overloaded with other requests', 503, 'overloaded (OpenAI)'],
+  // The API's generic server_error message (a 500 answer, also the text of a failed Batch request's error file).
+  ['an error occurred while processing your request. you can retry your request', 500, 'server error (OpenAI)'],
 ];
 
 /**

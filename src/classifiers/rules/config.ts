@@ -48,6 +48,21 @@ export const configRules = defineRules([
     hint: 'The address the run connected to has no real host (empty, None, an unexpanded $VARIABLE, a placeholder from an example): set the variable or setting that names the server (MASTER_ADDR, the Ray head address, the endpoint URL) to the real host.',
   },
   {
+    // A file the run opens under a path that was never filled in: CPython's ENOENT text ("[Errno 2] No such
+    // file or directory: '<path>'") for a path that is a documentation placeholder ("your_data_path",
+    // "/path/to/model", "<dataset_dir>"), an unexpanded shell variable (Python does not expand "$DATA_DIR"),
+    // or an unset setting rendered into it ("None/train.json"). The launch settings, not the code, are wrong.
+    id: 'config.placeholder_path',
+    class: 'config.error',
+    patterns: [
+      /No such file or directory: '(?:[^']{0,200}[\\/])?(?:your[_-]?\w{0,30}(?:path|dir|directory|folder|file|data|model|dataset)\w{0,20}|path[\\/]to|<[\w -]{1,40}>|\$\{?[A-Z_][A-Z0-9_]{1,40}\}?|None)(?:[\\/'])/,
+    ],
+    strength: 70,
+    sections: RUN_LOG_ONLY,
+    why: 'a path the run opens is a placeholder or an unset setting (never filled in), so the launch settings are wrong',
+    hint: "The run opened a path that was never set: a placeholder copied from an example (your_data_path, /path/to/…, <dir>), a shell variable that was not expanded (Python does not expand $VAR in strings; export it and pass it through the shell), or an unset setting rendered as None. Set the data/model path argument to the real location.",
+  },
+  {
     id: 'config.omegaconf',
     class: 'config.error',
     patterns: [

@@ -171,8 +171,9 @@ export const gatewayRules = defineRules([
     extract: (_l, m): Extracted => {
       const v = m[1]!;
       const status = /^\d+$/.test(v) ? Number(v) : ANTHROPIC_TYPE_STATUS[v]!;
-      // A status the API does not use is an unrecognised provider answer: 5xx, as Harbor's UnknownApiError.
-      return ANTHROPIC_CLIENT_STATUSES.has(status) ? { httpStatus: status, classOverride: 'gateway.4xx', strength: 65 } : { httpStatus: status };
+      // Any 4xx is a refusal (Claude Code behind another provider's gateway also relays that gateway's 402
+      // "more credits" or 404); a 5xx, or a status no HTTP server sends, is the provider failing, as Harbor's UnknownApiError.
+      return ANTHROPIC_CLIENT_STATUSES.has(status) || (status >= 400 && status < 500) ? { httpStatus: status, classOverride: 'gateway.4xx', strength: 65 } : { httpStatus: status };
     },
     why: "the Anthropic API (as Claude Code reports it) answered an error status",
     hint: 'The model provider answered an error: 5xx/529 (api_error, overloaded_error) is the provider failing or overloaded, retry later or fail over; 429 (rate_limit_error) is the organisation\'s rate limit, lower concurrency; 401/403 is the key.',

@@ -67,6 +67,9 @@ export const networkRules = defineRules([
       // Go's net/http (transport.go errRequestCanceledConn): no connection to the server before the
       // client's timeout, as dockerd, kubelet and Go CLIs quote it ("… (Client.Timeout exceeded while awaiting headers)").
       /net\/http: request canceled while waiting for connection/,
+      // gorilla/websocket's CloseError for a connection that dropped with no close frame (1006, "abnormal
+      // closure"), as kubectl exec/attach/port-forward and Go clients print it.
+      /websocket: close 1006 \(abnormal closure\)/,
       /\b(?:RemoteProtocolError|ServerDisconnectedError|ClientConnectorError)\b|Cannot connect to host \S/,
       /\bDistNetworkError\b|\bRendezvousConnectionError\b|socket has timed out after \d+m?s while trying to connect to/,
       /The client socket has failed to connect to any network address of \(/,

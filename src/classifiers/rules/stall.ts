@@ -180,6 +180,18 @@ export const logStallRules = defineRules([
     hint: 'A DataLoader worker stopped delivering batches within `timeout=`: a worker deadlocked (fork after threads, a lock held in a transform) or is stuck on slow storage; num_workers=0 shows the worker’s own error or stall, and a too small /dev/shm is a usual cause.',
   },
   {
+    // Horovod's stall inspector (horovod/common/stall_inspector.cc): a collective that some ranks
+    // submitted and others never did, then "Missing ranks:" and each missing rank's pending tensors. The
+    // ranks are in different collectives: a desync in the run's control flow (one rank skipped a step or
+    // took another branch), not a transport fault.
+    id: 'stall.horovod_missing_ranks',
+    class: 'job.stall',
+    patterns: [/One or more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks and are waiting for remainder of ranks/],
+    strength: 40,
+    why: "Horovod's stall inspector saw a collective submitted by only some of the ranks: the ranks wait in different collectives",
+    hint: "Horovod found ranks waiting in different collectives (\"Missing ranks:\" lists what each missing rank has pending): one rank took another path through the step (a rank-dependent branch, a skipped batch, a callback or checkpoint run on one rank only) or is stuck before the collective. Compare the pending tensor names per rank, and make every rank run the same collectives in the same order.",
+  },
+  {
     // vLLM distributed/device_communicators/shm_broadcast.py: the reader/writer of the message queue
     // between engine and workers waited past VLLM_RINGBUFFER_WARNING_INTERVAL.
     id: 'stall.vllm_shm_broadcast',
