@@ -221,15 +221,24 @@ export function isLibraryPath(path: string): boolean {
 
 /**
  * A training framework run from a clone of its repository rather than installed (`pip install -e`, a
- * container image's /opt/megatron-lm, verl's /workspace/verl): the clone's folder names the framework and
- * the package folder sits right under it (or under its src/): /opt/megatron-lm/megatron/core/…,
- * /workspace/verl/verl/trainer/…, ~/OpenRLHF/openrlhf/…, ~/transformers/src/transformers/…. The run's own
- * code rarely lives there, so a framework's check raised in it is the framework's, not the run's.
+ * container image's /opt/megatron-lm, verl's /workspace/verl): a folder named as the framework's repository
+ * is cloned (optionally -main, -master or a version), with its package folder right under it or under its
+ * src/: /opt/megatron-lm/megatron/core/…, /workspace/verl/verl/trainer/…, ~/OpenRLHF/openrlhf/…,
+ * ~/transformers/src/transformers/…. A project folder that only contains a framework's name
+ * (~/nemo-asr-finetune/nemo/) is the run's own. The run's own code rarely lives inside a clone, so a
+ * framework's check raised there is the framework's.
  */
-const FRAMEWORK_CHECKOUT_RE = /[\\/][\w.-]{0,40}?(megatron|verl|vllm|sglang|trl|peft|deepspeed|nemo|openrlhf|accelerate|transformers|torchtitan|torchtune|lightning|llamafactory|llama_factory)[\w.-]{0,40}[\\/](?:src[\\/])?\1[\\/]/i;
+const FRAMEWORK_CHECKOUT_RE = /[\\/](megatron-lm|megatron|verl|vllm|sglang|trl|peft|deepspeed|nemo|openrlhf|accelerate|transformers|torchtitan|torchtune|pytorch-lightning|lightning)(?:[-_.](?:main|master|v?\d[\w.]{0,20}))?[\\/](?:src[\\/])?(megatron|verl|vllm|sglang|trl|peft|deepspeed|nemo|openrlhf|accelerate|transformers|torchtitan|torchtune|pytorch_lightning|lightning)[\\/]/i;
+
+/** The package folder each repository's clone holds (the repository's name when it is not listed). */
+const CLONE_PACKAGE: Record<string, readonly string[]> = { 'megatron-lm': ['megatron'], 'pytorch-lightning': ['lightning', 'pytorch_lightning'], lightning: ['lightning', 'pytorch_lightning'] };
 
 export function isFrameworkCheckoutPath(path: string): boolean {
-  return !LIBRARY_PATH_RE.test(path) && FRAMEWORK_CHECKOUT_RE.test(path);
+  if (LIBRARY_PATH_RE.test(path)) return false;
+  const m = FRAMEWORK_CHECKOUT_RE.exec(path);
+  if (!m) return false;
+  const repo = m[1]!.toLowerCase();
+  return (CLONE_PACKAGE[repo] ?? [repo]).includes(m[2]!.toLowerCase());
 }
 
 /** The frame a traceback line names, after any launcher prefix; null for any other line. */

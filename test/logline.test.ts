@@ -90,7 +90,7 @@ describe('traceback frames', () => {
       expect(isFrameworkCheckoutPath(p), p).toBe(true);
     }
     // Installed copies are library code (isLibraryPath), and a project named after a framework is the run's own.
-    for (const p of ['/opt/conda/lib/python3.10/site-packages/verl/verl/x.py', '/workspace/verl_exp/train.py', '/home/u/vllm-bench/bench.py', 'train.py']) {
+    for (const p of ['/opt/conda/lib/python3.10/site-packages/verl/verl/x.py', '/workspace/verl_exp/train.py', '/home/u/vllm-bench/bench.py', '/home/alice/nemo-asr-finetune/nemo/train.py', '/workspace/verl/recipe/dapo/main.py', 'train.py']) {
       expect(isFrameworkCheckoutPath(p), p).toBe(false);
     }
     expect(parseFrame('  File "/opt/megatron-lm/megatron/core/parallel_state.py", line 532, in initialize_model_parallel')).toMatchObject({ library: false, checkout: true });

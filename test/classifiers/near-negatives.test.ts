@@ -121,3 +121,24 @@ describe("a settings check's wording raised by the run's own code beside a frame
     expect(classifyText(clone).class).toBe('config.error');
   });
 });
+
+describe("lines of this session's rules in states that are no failure of theirs (the reviewer's cases)", () => {
+  it("a dockerd goroutine dump with BuildKit's vendored frames is no builder crash", () => {
+    const dump = ['=== BEGIN goroutine stack dump ===', 'goroutine 412 [select, 12 minutes]:', 'github.com/moby/buildkit/util/progress.(*progressReader).Read(0xc000f1e0a0, {0x55d7a0e0c2a0, 0xc0011a2f00})', './train.sh: line 9: 3301 Killed                  torchrun --nproc_per_node 8 train.py'].join('\n');
+    expect(classifyText(dump).class).toBe('host.killed');
+  });
+  it('a websocket that dropped because the container was killed is the kill', () => {
+    const exec = ['E0502 10:00:00.123456   81234 v2.go:104] "Unhandled Error" err="websocket: close 1006 (abnormal closure): unexpected EOF"', 'command terminated with exit code 137'].join('\n');
+    expect(classifyText(exec).class).toBe('host.killed');
+  });
+  it('real folders named your… are no placeholders', () => {
+    for (const p of ['/models/yourtts_model/config.json', '/mnt/shared/your_project_files/ckpt/step_100.pt']) {
+      expect(classifyText(`FileNotFoundError: [Errno 2] No such file or directory: '${p}'`).class, p).toBe('user.code_error');
+    }
+    expect(classifyText("FileNotFoundError: [Errno 2] No such file or directory: 'your_data_path/train_all'").class).toBe('config.error');
+  });
+  it("a project folder named after a framework is the run's own code", () => {
+    const tb = ['Traceback (most recent call last):', '  File "/home/alice/nemo-asr-finetune/nemo/train.py", line 31, in main', '    raise ValueError(f"batch_size ({bs}) must be divisible by num_gpus ({n})")', 'ValueError: batch_size (10) must be divisible by num_gpus (4)'].join('\n');
+    expect(classifyText(tb).class).toBe('user.code_error');
+  });
+});

@@ -52,14 +52,16 @@ export const buildRules = defineRules([
     hint: 'The image build failed: the first failing RUN step and its output are the cause (package mirror or network during apt/pip, a changed upstream dependency, BuildKit cache state). Retry with --no-cache to rule out cache corruption.',
   },
   {
-    // A Go panic inside an image builder: its goroutine dump's frames are in the builder's own packages
-    // (kaniko's executor, BuildKit's solver, buildah): the builder crashed, whatever the Dockerfile says.
+    // A Go crash inside kaniko: its goroutine dump's frames are kaniko's executor's own. kaniko runs alone
+    // in its build container and prints a dump only when it panics or dies of a fatal error, so its frames
+    // say the builder crashed, whatever the Dockerfile says. (BuildKit's and buildah's packages are vendored
+    // by dockerd and podman, whose SIGUSR1/SIGQUIT dumps and --debug error stacks show them without a crash.)
     id: 'build.builder_panic',
     class: 'image.build_failure',
-    patterns: [/^\s*github\.com\/(?:GoogleContainerTools|chainguard-dev|osscontainertools)\/kaniko\/\S{1,300}\(/, /^\s*github\.com\/moby\/buildkit\/\S{1,300}\(/, /^\s*github\.com\/containers\/buildah\/\S{1,300}\(/],
+    patterns: [/^\s*github\.com\/(?:GoogleContainerTools|chainguard-dev|osscontainertools)\/kaniko\/\S{1,300}\(/],
     strength: 60,
-    why: "the image builder (kaniko, BuildKit, buildah) crashed: its panic's stack is in the builder's own code",
-    hint: "The image builder itself panicked (the goroutine dump's frames are in the builder's code): this is a builder bug, not the Dockerfile. Upgrade or pin another builder release, and search its issue tracker for the panic's first frame.",
+    why: "the image builder (kaniko) crashed: its panic's stack is in the builder's own code",
+    hint: "The image builder itself panicked (the goroutine dump's frames are in kaniko's code): this is a builder bug, not the Dockerfile. Upgrade or pin another kaniko release, and search its issue tracker for the panic's first frame.",
   },
   {
     // A registry refusing the push of a built image, in docker/distribution's error-code form

@@ -50,12 +50,13 @@ export const configRules = defineRules([
   {
     // A file the run opens under a path that was never filled in: CPython's ENOENT text ("[Errno 2] No such
     // file or directory: '<path>'") for a path that is a documentation placeholder ("your_data_path",
-    // "/path/to/model", "<dataset_dir>"), an unexpanded shell variable (Python does not expand "$DATA_DIR"),
+    // "/path/to/model", "<dataset_dir>"; a "your…" name only when it ends in path/dir/folder: real folders
+    // such as yourtts_model or your_project_files do not), an unexpanded shell variable (Python does not expand "$DATA_DIR"),
     // or an unset setting rendered into it ("None/train.json"). The launch settings, not the code, are wrong.
     id: 'config.placeholder_path',
     class: 'config.error',
     patterns: [
-      /No such file or directory: '(?:[^']{0,200}[\\/])?(?:your[_-]?\w{0,30}(?:path|dir|directory|folder|file|data|model|dataset)\w{0,20}|path[\\/]to|<[\w -]{1,40}>|\$\{?[A-Z_][A-Z0-9_]{1,40}\}?|None)(?:[\\/'])/,
+      /No such file or directory: '(?:[^']{0,200}[\\/])?(?:your[_-]?(?:[a-z]{1,20}[_-])?(?:path|dir|directory|folder)|YOUR[_-]?(?:[A-Z]{1,20}[_-])?(?:PATH|DIR|DIRECTORY|FOLDER)|path[\\/]to|<[\w -]{1,40}>|\$\{?[A-Z_][A-Z0-9_]{1,40}\}?|None)(?:[\\/'])/,
     ],
     strength: 70,
     sections: RUN_LOG_ONLY,

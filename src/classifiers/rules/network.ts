@@ -46,6 +46,18 @@ export const networkRules = defineRules([
     hint: 'DNS failed: the host is offline or its resolver cannot reach the name. For Hugging Face downloads on an offline host set HF_HUB_OFFLINE=1 with a pre-populated cache, or fix /etc/resolv.conf / the cluster DNS.',
   },
   {
+    // gorilla/websocket's CloseError for a connection that dropped with no close frame (1006, "abnormal
+    // closure"), as kubectl exec/attach/port-forward and Go clients print it. The stream also drops so when
+    // the process at the other end dies (a Pod's container killed: "command terminated with exit code
+    // 137"), so it is weak: a kill or the other end's own failure decides before it.
+    id: 'network.websocket_abnormal_close',
+    class: 'network.error',
+    patterns: [/websocket: close 1006 \(abnormal closure\)/],
+    strength: 30,
+    why: 'a websocket stream (kubectl exec/attach, a Go client) dropped without a close frame',
+    hint: "The websocket stream dropped without a close frame (1006): a proxy or load balancer between client and API server cut it (idle or upgrade timeouts, a proxy that does not pass websockets), or the process at the other end died. Check the Pod's status and events first, then the proxy's websocket support and timeouts.",
+  },
+  {
     id: 'network.connection',
     class: 'network.error',
     patterns: [
@@ -67,9 +79,6 @@ export const networkRules = defineRules([
       // Go's net/http (transport.go errRequestCanceledConn): no connection to the server before the
       // client's timeout, as dockerd, kubelet and Go CLIs quote it ("… (Client.Timeout exceeded while awaiting headers)").
       /net\/http: request canceled while waiting for connection/,
-      // gorilla/websocket's CloseError for a connection that dropped with no close frame (1006, "abnormal
-      // closure"), as kubectl exec/attach/port-forward and Go clients print it.
-      /websocket: close 1006 \(abnormal closure\)/,
       /\b(?:RemoteProtocolError|ServerDisconnectedError|ClientConnectorError)\b|Cannot connect to host \S/,
       /\bDistNetworkError\b|\bRendezvousConnectionError\b|socket has timed out after \d+m?s while trying to connect to/,
       /The client socket has failed to connect to any network address of \(/,
