@@ -12,7 +12,6 @@ function statusOf(line: string): Extracted {
 
 /** Anthropic's error types (API reference "Errors") and the HTTP status each stands for. */
 export const ANTHROPIC_TYPE_STATUS: Record<string, number> = { invalid_request_error: 400, authentication_error: 401, permission_error: 403, not_found_error: 404, request_too_large: 413, rate_limit_error: 429, api_error: 500, overloaded_error: 529 };
-const ANTHROPIC_CLIENT_STATUSES = new Set(Object.values(ANTHROPIC_TYPE_STATUS).filter((s) => s < 500));
 
 /** The 4xx statuses HTTP defines (RFC 9110 §15.5, RFC 6585, RFC 7725): a server sending one refused the request. 418 and the like are not among them. */
 const HTTP_CLIENT_STATUSES = new Set([400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 421, 422, 423, 424, 425, 426, 428, 429, 431, 451]);
@@ -177,7 +176,7 @@ export const gatewayRules = defineRules([
       // Any 4xx that HTTP defines is a refusal (Claude Code behind another provider's gateway also relays that
       // gateway's 402 "more credits" or 404); a 5xx, or a status HTTP does not define (418), is an unrecognised
       // provider answer, as Harbor's UnknownApiError.
-      return ANTHROPIC_CLIENT_STATUSES.has(status) || HTTP_CLIENT_STATUSES.has(status) ? { httpStatus: status, classOverride: 'gateway.4xx', strength: 65 } : { httpStatus: status };
+      return HTTP_CLIENT_STATUSES.has(status) ? { httpStatus: status, classOverride: 'gateway.4xx', strength: 65 } : { httpStatus: status };
     },
     why: "the Anthropic API (as Claude Code reports it) answered an error status",
     hint: 'The model provider answered an error: 5xx/529 (api_error, overloaded_error) is the provider failing or overloaded, retry later or fail over; 429 (rate_limit_error) is the organisation\'s rate limit, lower concurrency; 401/403 is the key.',
