@@ -223,6 +223,20 @@ export const SYMPTOMS: SymptomMechanism[] = [
     consequence: "The container runtime's failed start only relays it: the runtime quotes the error of the step that failed.",
   },
   {
+    // dockerd and the kubelet report an image pull that failed with the registry request's own error on
+    // the same line: dockerd "Error response from daemon: Get \"https://registry-1.docker.io/v2/…\": net/http:
+    // TLS handshake timeout", containerd via the kubelet "Failed to pull image … failed to do request: Head
+    // …: dial tcp: lookup …: i/o timeout". A network failure quoted there (TAXONOMY: DNS, TLS, refused,
+    // reset) is why the image never came; a pull refused by the registry (not found, denied) stays the
+    // start's failure.
+    id: 'pull-network',
+    source: 'moby daemon/images and distribution (registry requests: "Error response from daemon: Get|Head \"https://…/v2/…\": <net/http error>"), containerd remotes/docker resolver ("failed to resolve reference", "failed to do request: Head …"), kubelet images/image_manager.go ("Failed to pull image \"…\": rpc error: …")',
+    symptomRules: ['sandbox.start', 'k8s.image_pull', 'harbor.sandbox'],
+    wording: [/Error response from daemon: (?:Get|Head) "?https?:\/\/[^\s"]{1,300}\/v2\//, /Failed to pull image|failed to (?:resolve reference|do request|pull and unpack image)|[Ee]rror pulling image/],
+    causes: [{ classes: ['network.error'], order: 'any', sameLine: true }],
+    consequence: 'The failed image pull only relays it: the registry could not be reached over the network, so the image never came and the container never started.',
+  },
+  {
     // A proxy in front of a server that died answers its client 502/503 ("no healthy upstream").
     id: 'upstream-died',
     source: 'nginx ("502 Bad Gateway"), Envoy/Istio ("upstream connect error or disconnect/reset before headers", "no healthy upstream"), LiteLLM/OpenAI SDK reporting them (BadGatewayError, ServiceUnavailableError)',

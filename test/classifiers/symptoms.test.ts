@@ -356,6 +356,25 @@ describe("a container runtime's failed start that quotes the step's error", () =
   });
 });
 
+describe('an image pull that quotes the network error of its registry request', () => {
+  // dockerd (distribution: the registry request's net/http error) and the kubelet (containerd's resolver) word it on one line.
+  it("dockerd's TLS handshake timeout to the registry is network.error", () => {
+    const d = classifyText('docker: Error response from daemon: Get https://registry-1.docker.io/v2/library/ubuntu/manifests/latest: net/http: TLS handshake timeout.');
+    expect(d.class).toBe('network.error');
+    expect(d.hint).toMatch(/image pull only relays it/);
+  });
+
+  it("the kubelet's pull whose DNS lookup of the registry timed out is network.error", () => {
+    const d = classifyText('  Warning  Failed     12s   kubelet  Failed to pull image "ubuntu:22.04": rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/library/ubuntu:22.04": failed to resolve reference "docker.io/library/ubuntu:22.04": failed to do request: Head "https://registry-1.docker.io/v2/library/ubuntu/manifests/22.04": dial tcp: lookup registry-1.docker.io: i/o timeout');
+    expect(d.class).toBe('network.error');
+  });
+
+  it('a pull the registry refused (denied, not found) stays the sandbox failing to start', () => {
+    expect(classifyText("docker: Error response from daemon: pull access denied for acme/agent, repository does not exist or may require 'docker login': denied: requested access to the resource is denied.").class).toBe('sandbox.failure');
+    expect(classifyText('  Warning  Failed  3s  kubelet  Failed to pull image "ghcr.io/acme/agent:v2": rpc error: code = NotFound desc = failed to pull and unpack image "ghcr.io/acme/agent:v2": failed to resolve reference "ghcr.io/acme/agent:v2": ghcr.io/acme/agent:v2: not found').class).toBe('sandbox.failure');
+  });
+});
+
 describe('ranks that waited at the store for a rank that never joined', () => {
   // srun --label starts every task on its own: one that dies before init_process_group leaves the others
   // waiting at the store until the timeout (c10d TCPStore / _store_based_barrier).

@@ -59,7 +59,10 @@ export const AGENT_LOOPS: readonly AgentLoopVocabulary[] = [
 ];
 
 /** Agent CLIs that harnesses install into sandboxes (their binary names). */
-export const AGENT_BINARIES = ['claude', 'codex', 'gemini', 'qwen', 'aider', 'opencode', 'goose', 'cursor-agent', 'openhands', 'mini-swe-agent', 'copilot', 'amp', 'crush'];
+// swerex-remote is SWE-ReX's server that SWE-agent's deployment starts inside the instance container
+// (swerex/deployment/docker.py: "<python_standalone_dir>/bin/swerex-remote --auth-token …"): the agent's
+// runtime, so its absence is the agent failing to start there.
+export const AGENT_BINARIES = ['claude', 'codex', 'gemini', 'qwen', 'aider', 'opencode', 'goose', 'cursor-agent', 'openhands', 'mini-swe-agent', 'copilot', 'amp', 'crush', 'swerex-remote'];
 /** A shell prompt before the command's output, if the log kept it ("root@sbx:/app# "). */
 const PROMPT = String.raw`^(?:\S{0,40}[>$#]\s*)?`;
 const AGENT_BINARY = `(${AGENT_BINARIES.join('|')})`;
@@ -149,7 +152,8 @@ export const agentRules = defineRules([
       // bash: "bash: line 1: claude: command not found".
       new RegExp(`${PROMPT}(?:(?:bash|sh|zsh)(?::\\s*line \\d+)?:\\s*)?${AGENT_BINARY}: command not found`),
       // dash, Debian's /bin/sh (src/exec.c: "%s: %d: %s: not found"): "/bin/sh: 1: claude: not found".
-      new RegExp(`${PROMPT}(?:/bin/)?sh: \\d+: ${AGENT_BINARY}: not found\\s*$`),
+      // The command may be run by its full path ("/bin/sh: 1: /root/python3.11/bin/swerex-remote: not found").
+      new RegExp(`${PROMPT}(?:/bin/)?sh: \\d+: (?:/[^\\s:]{0,200}/)?${AGENT_BINARY}: not found\\s*$`),
       // zsh's own order (Src/exec.c: "command not found: %s").
       new RegExp(`${PROMPT}zsh: command not found: ${AGENT_BINARY}\\s*$`),
     ],

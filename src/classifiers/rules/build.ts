@@ -45,6 +45,9 @@ export const buildRules = defineRules([
       // buildx booting the BuildKit container its docker-container driver builds in ("ERROR [internal]
       // booting buildkit", with compose "[server internal]"): the builder itself never came up.
       /\bERROR \[(?:\w{1,20} )?internal\] booting buildkit\b|^\s*> \[(?:\w{1,20} )?internal\] booting buildkit:/,
+      // E2B's CLI building a sandbox template (`e2b template build`: "✅ Building sandbox template <id> finished."
+      // on success, "❌ Building sandbox template <id> failed." otherwise).
+      /Building sandbox template \S{1,80} failed\b/,
     ],
     unless: [REGISTRY_UNREACHABLE],
     strength: 75,

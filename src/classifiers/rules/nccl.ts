@@ -32,8 +32,13 @@ export const ncclRules = defineRules([
       const t = /Timeout\(ms\)=(\d+)/.exec(line);
       const pg = /\[PG(?: ID)? (\d+)/.exec(line);
       const timeoutMs = num(t?.[1]);
+      // The watchdog checks the work against its timeout every few hundred milliseconds, so "ran for N
+      // milliseconds" is the timeout plus at most seconds. A run time far past a short printed timeout
+      // says the printed value is not the one in force (a hand-shortened paste of 1800000): no setting.
+      const ranForMs = num(/ran for (\d+) milliseconds/.exec(line)?.[1]);
+      const shortInForce = ranForMs === undefined || ranForMs < MIN_REAL_TIMEOUT_MS * 2;
       // A process-group timeout of a few seconds is a setting, not a hang: no real collective is given less.
-      if (timeoutMs !== undefined && timeoutMs < MIN_REAL_TIMEOUT_MS)
+      if (timeoutMs !== undefined && timeoutMs < MIN_REAL_TIMEOUT_MS && shortInForce)
         return { seq: num(m?.[1]), op: m?.[2], timeoutMs, pg: pg?.[1], classOverride: 'config.error', strength: 82, hint: `The process-group timeout is set to ${timeoutMs} ms, so collectives "time out" as soon as they take longer than that: set timeout= in init_process_group / new_group (or the launcher's timeout setting) to minutes (default 10 min for NCCL), not milliseconds.` };
       return { seq: num(m?.[1]), op: m?.[2], timeoutMs, pg: pg?.[1] };
     },
