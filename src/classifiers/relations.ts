@@ -234,7 +234,7 @@ export const SYMPTOMS: SymptomMechanism[] = [
     symptomRules: ['sandbox.start', 'k8s.image_pull', 'harbor.sandbox'],
     wording: [/Error response from daemon: (?:Get|Head) "?https?:\/\/[^\s"]{1,300}\/v2\//, /Failed to pull image|failed to (?:resolve reference|do request|pull and unpack image)|[Ee]rror pulling image/],
     causes: [{ classes: ['network.error'], order: 'any', sameLine: true }],
-    consequence: 'The failed image pull only relays it: the registry could not be reached over the network, so the image never came and the container never started.',
+    consequence: "The failed image pull only relays it: the daemon's request to the registry failed on the network (DNS, connection, TLS; for a certificate the daemon does not trust, put the registry's CA in /etc/docker/certs.d/<host>/ca.crt), so the image never came and the container never started.",
   },
   {
     // A proxy in front of a server that died answers its client 502/503 ("no healthy upstream").

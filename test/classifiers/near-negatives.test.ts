@@ -142,3 +142,28 @@ describe("lines of this session's rules in states that are no failure of theirs 
     expect(classifyText(tb).class).toBe('user.code_error');
   });
 });
+
+describe("stop 27's rules against lines of the same producers that are no such failure (the reviewer's cases)", () => {
+  it("SWE-ReX's bare swerex-remote not found is its pipx fallback starting, not a missing runtime", () => {
+    const log = [
+      '/bin/sh: 1: swerex-remote: not found',
+      'Successfully installed argcomplete-3.5.1 packaging-24.2 pipx-1.7.1 platformdirs-4.3.6 userpath-1.9.2',
+      'INFO     Runtime started in 40.00s',
+      ...keyError.split('\n'),
+    ].join('\n');
+    expect(classifyText(log).class).toBe('user.code_error');
+    const d = classifyText('/bin/sh: 1: /root/python3.11/bin/swerex-remote: not found');
+    expect(d.class).toBe('agent.setup_failure');
+    expect(d.hint).toMatch(/python_standalone_dir/);
+  });
+
+  it("an app's own JSON 500 body is no gateway envelope; the envelope is", () => {
+    expect(classifyText('{"status":"fail","message":"internal server error"}').class).not.toBe('gateway.5xx');
+    expect(classifyText('{"error":{"message":"internal server error","type":"new_api_error","param":"","code":null}}').class).toBe('gateway.5xx');
+  });
+
+  it("a client's printed status code in a test assertion is no gateway answer", () => {
+    const log = ['E       AssertionError: Unexpected status code: 404', 'FAILED tests/test_api.py::test_delete_item - AssertionError: Expected status code 404, got 200', '========================= 1 failed, 11 passed in 2.31s ========================='].join('\n');
+    expect(classifyText(log).class).not.toMatch(/^gateway\./);
+  });
+});

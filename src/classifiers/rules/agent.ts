@@ -59,10 +59,7 @@ export const AGENT_LOOPS: readonly AgentLoopVocabulary[] = [
 ];
 
 /** Agent CLIs that harnesses install into sandboxes (their binary names). */
-// swerex-remote is SWE-ReX's server that SWE-agent's deployment starts inside the instance container
-// (swerex/deployment/docker.py: "<python_standalone_dir>/bin/swerex-remote --auth-token …"): the agent's
-// runtime, so its absence is the agent failing to start there.
-export const AGENT_BINARIES = ['claude', 'codex', 'gemini', 'qwen', 'aider', 'opencode', 'goose', 'cursor-agent', 'openhands', 'mini-swe-agent', 'copilot', 'amp', 'crush', 'swerex-remote'];
+export const AGENT_BINARIES = ['claude', 'codex', 'gemini', 'qwen', 'aider', 'opencode', 'goose', 'cursor-agent', 'openhands', 'mini-swe-agent', 'copilot', 'amp', 'crush'];
 /** A shell prompt before the command's output, if the log kept it ("root@sbx:/app# "). */
 const PROMPT = String.raw`^(?:\S{0,40}[>$#]\s*)?`;
 const AGENT_BINARY = `(${AGENT_BINARIES.join('|')})`;
@@ -152,13 +149,21 @@ export const agentRules = defineRules([
       // bash: "bash: line 1: claude: command not found".
       new RegExp(`${PROMPT}(?:(?:bash|sh|zsh)(?::\\s*line \\d+)?:\\s*)?${AGENT_BINARY}: command not found`),
       // dash, Debian's /bin/sh (src/exec.c: "%s: %d: %s: not found"): "/bin/sh: 1: claude: not found".
-      // The command may be run by its full path ("/bin/sh: 1: /root/python3.11/bin/swerex-remote: not found").
+      // The command may be run by its full path ("/bin/sh: 1: /usr/local/bin/claude: not found").
       new RegExp(`${PROMPT}(?:/bin/)?sh: \\d+: (?:/[^\\s:]{0,200}/)?${AGENT_BINARY}: not found\\s*$`),
+      // SWE-ReX's server inside the instance container, run by the full path of the standalone Python that
+      // SWE-agent's deployment was told to use (swerex/deployment/docker.py: "<python_standalone_dir>/
+      // python3.11/bin/swerex-remote"). Without python_standalone_dir it runs plain "swerex-remote || pipx run
+      // swe-rex", and that bare "not found" is the fallback starting, not a failure.
+      new RegExp(`${PROMPT}(?:/bin/)?sh: \\d+: /[^\\s:]{1,200}/bin/(swerex-remote): not found\\s*$`),
       // zsh's own order (Src/exec.c: "command not found: %s").
       new RegExp(`${PROMPT}zsh: command not found: ${AGENT_BINARY}\\s*$`),
     ],
     strength: 48,
-    extract: (_l, m) => ({ command: m[1] }),
+    extract: (_l, m) =>
+      m[1] === 'swerex-remote'
+        ? { command: m[1], hint: "SWE-ReX's server (swerex-remote) is not at the standalone Python path the deployment was given (python_standalone_dir): the instance image lacks it. Build the image with swe-rex installed there, or leave python_standalone_dir unset so SWE-ReX installs it with pipx on start." }
+        : { command: m[1] },
     why: "the agent's own binary is not on PATH in the sandbox",
     hint: "The agent's binary is not on PATH: it was installed locally instead of globally, or npm's global bin directory (npm prefix -g)/bin is not on PATH; check the install step's output.",
   },

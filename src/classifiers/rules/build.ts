@@ -47,7 +47,8 @@ export const buildRules = defineRules([
       /\bERROR \[(?:\w{1,20} )?internal\] booting buildkit\b|^\s*> \[(?:\w{1,20} )?internal\] booting buildkit:/,
       // E2B's CLI building a sandbox template (`e2b template build`: "✅ Building sandbox template <id> finished."
       // on success, "❌ Building sandbox template <id> failed." otherwise).
-      /Building sandbox template \S{1,80} failed\b/,
+      // The template is named by its id and then its aliases ("… template 3kq0x9mbl2v7tz1c my-agent failed.").
+      /Building sandbox template \S{1,80}(?: [^\n]{1,120}?)? failed\./,
     ],
     unless: [REGISTRY_UNREACHABLE],
     strength: 75,

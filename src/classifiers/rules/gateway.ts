@@ -6,7 +6,7 @@ import { byAnswerer } from './answerer.js';
 import { HARNESS_TIMEOUTS, TRACKER_NOISE } from './network.js';
 
 function statusOf(line: string): Extracted {
-  const m = /(?:Error code:|[Ss]tatus(?:[ _-]?[Cc]ode)?[=: ]+|HTTP\/\d(?:\.\d)?"? |Server error '|Client error '|^\s*<title>|<h1>)\s*([1-5]\d\d)\b/.exec(line);
+  const m = /(?:Error code:|status(?:_code)?[=: ]+|HTTP\/\d(?:\.\d)?"? |Server error '|Client error '|^\s*<title>|<h1>)\s*([1-5]\d\d)\b/.exec(line);
   return m ? { httpStatus: Number(m[1]) } : {};
 }
 
@@ -125,36 +125,15 @@ export const gatewayRules = defineRules([
       /\b529 Overloaded\b(?! errors)/,
       /The server had an error (?:while )?processing your request/,
       // The OpenAI-style error envelope of a 500 in lower case ({"error":{"message":"internal server error",…}}),
-      // as Go and Node gateways (one-api/new-api, OpenAI-compatible proxies) write it.
-      /"message"\s*:\s*"internal server error"/,
+      // as Go and Node gateways (one-api/new-api, OpenAI-compatible proxies) write it: the envelope only, not
+      // any app's JSON body.
+      /\{\s*"error"\s*:\s*\{\s*"message"\s*:\s*"internal server error"/,
       /status(?:_code)?[= ]5\d\d\b|status code 5\d\d\b/,
     ],
     strength: 55,
     extract: byAnswerer(statusOf),
     why: 'the gateway or inference server answered 5xx',
     hint: 'The model server failed (5xx). Its own log decides the cause: look there for an engine crash (CUDA OOM, illegal memory access) or for no healthy workers behind the router.',
-  },
-  {
-    // A status code printed as a field or in prose by a client in any language: Go's resp.StatusCode
-    // ("Some error has occurred. Statuscode: 500", "unexpected StatusCode: 503"), Node's statusCode
-    // ("statusCode: 429"), "status code: 401". Weaker than a library's own error wording; the status
-    // decides, and only a status HTTP defines as a refusal (HTTP_CLIENT_STATUSES) is a 4xx: nginx's 499
-    // (the client went away) and the like say nothing about the server.
-    id: 'gateway.status_field',
-    class: 'gateway.5xx',
-    patterns: [/\b[Ss]tatus[ _-]?[Cc]ode\b\s*[:=]?\s*\(?([45]\d\d)\b/],
-    // Lines whose own vocabulary reads the status with what it means: aws-sdk-go-v2's OperationError and
-    // aws-sdk-java's "Status Code: N; Error Code: X" (rules/aws.ts: the service code decides, some decide
-    // nothing), gRPC clients relaying a proxy's plain HTTP answer (netlib.status).
-    unless: [/https response error StatusCode: \d{3}|\(Service: [\w .-]{1,60}[,;] Status Code: \d{3}|Status Code: \d{3}; Error Code: /, /Received HTTP status code|unexpected HTTP status code received from server|Received http2 header with status/],
-    strength: 30,
-    extract: byAnswerer((_l, m): Extracted => {
-      const status = Number(m[1]);
-      if (status >= 500) return { httpStatus: status };
-      return HTTP_CLIENT_STATUSES.has(status) ? { httpStatus: status, classOverride: 'gateway.4xx' } : { classOverride: null };
-    }),
-    why: 'a client printed the error status the server answered',
-    hint: 'The server answered an error status: 5xx is the server or gateway failing (its own log says why), 429 is rate limiting (lower concurrency, back off), other 4xx is the request itself (URL, key, parameters).',
   },
   {
     id: 'api.request_timeout',
