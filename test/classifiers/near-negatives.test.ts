@@ -167,3 +167,39 @@ describe("stop 27's rules against lines of the same producers that are no such f
     expect(classifyText(log).class).not.toMatch(/^gateway\./);
   });
 });
+
+describe('stop 28 vocabulary (read from the producers) against lines that only look like it', () => {
+  it("a shape check saying two sizes must be the same is the code's, not a settings check", () => {
+    const tb = ['Traceback (most recent call last):', '  File "/opt/conda/lib/python3.10/site-packages/torch/nn/functional.py", line 3150, in binary_cross_entropy', '    raise ValueError(', 'ValueError: Target size (torch.Size([16])) must be the same as input size (torch.Size([16, 1]))'].join('\n');
+    expect(classifyText(tb).class).toBe('user.code_error');
+  });
+
+  it("a bound the run's own code checks stays its own bug; the framework's check is the settings'", () => {
+    const own = ['Traceback (most recent call last):', '  File "/home/alice/rl/train.py", line 88, in main', '    raise ValueError(f"train_batch_size ({a}) must be >= actor.ppo_mini_batch_size ({b})")', 'ValueError: train_batch_size (64) must be >= actor.ppo_mini_batch_size (256)'].join('\n');
+    expect(classifyText(own).class).toBe('user.code_error');
+    const framework = own.replace('/home/alice/rl/train.py', '/usr/local/lib/python3.10/dist-packages/verl/trainer/ppo/ray_trainer.py');
+    expect(classifyText(framework).class).toBe('config.error');
+  });
+
+  it('TensorFlow running out on the GPU stays cuda.oom; on its CPU allocator it is host memory', () => {
+    const gpu = 'tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with shape[64,512,512] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc';
+    expect(classifyText(gpu).class).toBe('cuda.oom');
+    expect(classifyText(gpu.replace('device:GPU:0 by allocator GPU_0_bfc', 'device:CPU:0 by allocator cpu')).class).toBe('host.oom');
+  });
+
+  it("Ollama's model-not-found is the request's; its server answering is not a connection failure", () => {
+    expect(classifyText('Error: pull model manifest: file does not exist').class).not.toBe('gateway.4xx');
+    expect(classifyText('{"error":"model \\"qwen2.5:7b\\" not found, try pulling it first"}').class).toBe('gateway.4xx');
+  });
+
+  it('earlyoom starting up is no kill', () => {
+    const start = ['earlyoom 1.7', 'mem total: 64212 MiB, swap total: 0 MiB', 'sending SIGTERM when mem <= 10.00% and swap <= 10.00%,', '        SIGKILL when mem <= 5.00% and swap <= 5.00%'].join('\n');
+    expect(classifyText(start).class).not.toBe('host.oom');
+  });
+
+  it("a podman build's base-image pull is the build's failure, a plain pull is the sandbox's", () => {
+    const pull = 'Error: initializing source docker://quay.io/libpod/alpine: toomanyrequests: Rate exceeded';
+    expect(classifyText(pull).class).toBe('sandbox.failure');
+    expect(classifyText(`Error: creating build container: ${pull.slice('Error: '.length)}`).class).toBe('image.build_failure');
+  });
+});

@@ -177,6 +177,10 @@ const CLAUDE: AgentCliEntry[] = [
   // (--ignore-scripts, --omit=optional, a platform without a build), quoted by many install scripts in the
   // code index.
   e('claude-code', 'native-binary-missing', 'claude native binary not installed', 'start'),
+  // The native installer (claude.ai/install.sh, `claude install`): its fallback failing too, and a platform
+  // the release manifest has no build for.
+  e('claude-code', 'native-install-failed', 'Manual claude install failed', 'start'),
+  e('claude-code', 'native-platform-missing', 'not found in manifest for version', 'start'),
   // No credentials before any request (the 2.1.x "Not logged in", 2.0's status line "Missing API key").
   e('claude-code', 'not_logged_in', 'Not logged in · Please run /login', 'auth'),
   e('claude-code', 'missing-api-key', 'Missing API key · Run /login', 'auth'),
@@ -190,6 +194,8 @@ const CLAUDE: AgentCliEntry[] = [
   e('claude-code', 'auth_error', 'API Error: {…} · Please run /login', 'refused'),
   e('claude-code', 'credit_balance_low', 'Credit balance is too low', 'refused'),
   e('claude-code', 'rate_limit', 'API Error: Rate limit reached', 'refused'),
+  // 2.1.x's humanized 429 that is the service's load shedding, not the account's quota.
+  e('claude-code', 'rate_limit-server', 'Server is temporarily limiting requests (not your usage limit)', 'refused'),
   e('claude-code', 'usage-limit', 'Usage limit reached', 'refused'),
   e('claude-code', 'session-limit', 'Session limit reached', 'refused'),
   e('claude-code', 'weekly-limit', 'Weekly limit reached', 'refused'),

@@ -89,13 +89,21 @@ export const configRules = defineRules([
       /Error parsing override '|Could not delete from config\.|Could not delete '[^']{1,200}'\. No match in the defaults list/,
       /Multiple values for [\w/@.-]{1,200}\. To override a value use 'override /,
       /Error locating target '/,
+      // Hydra's command-line checks (_internal/utils.py, core/override_parser, defaults_list.py): a sweep
+      // without --multirun, a comma value it cannot read, a config group left unselected, a primary config
+      // module that is not there, a searchpath set outside the primary config.
+      /Sweep parameters '[^']{1,200}' requires --multirun|Ambiguous value for argument '[^']{1,200}'/,
+      /^You must specify '[^']{1,200}', e\.g, [^\s=]{1,200}=<OPTION>/,
+      /Primary config module '[^']{1,200}' not found\./,
+      /Overriding hydra\.searchpath is only supported from the primary config/,
       // OmegaConf words it "Key 'x' is not in struct"; Hydra's own struct checks and older releases
       // print the lower-case "key 'x' is not in struct" followed by full_key/object_type lines.
       /[Kk]ey '[^']{1,200}' is not in struct/,
       /Could not override '|Could not append to config|Error merging override/,
       /\b(?:omegaconf|hydra)\.errors\.\w+/,
       /\bInstantiationException\b|Error in call to target '/,
-      /yaml\.(?:scanner\.ScannerError|parser\.ParserError)/,
+      // (PyYAML's yaml/error.py MarkedYAMLError family: scanner, parser, composer, constructor.)
+      /yaml\.(?:scanner\.ScannerError|parser\.ParserError|composer\.ComposerError|constructor\.ConstructorError)/,
       // A TOML config that does not parse (tomllib, the toml package).
       /\btomllib\.TOMLDecodeError\b|\btoml\.decoder\.TomlDecodeError\b/,
     ],
@@ -118,7 +126,9 @@ export const configRules = defineRules([
       /FATAL Flags parsing error: |\b(?:UnrecognizedFlagError|IllegalFlagValueError)\b|^ERROR: Could not consume arg: /,
       // click / typer (click/exceptions.py UsageError subclasses): "Error: No such option: --lr", "Error:
       // Missing option '--model'", "Error: Invalid value for '--lr': 'x' is not a valid float."
-      /^(?:│ )?Error: (?:No such option: |Missing option '|Missing argument '|Invalid value for '|Got unexpected extra argument)/,
+      /^(?:│ )?Error: (?:No such option: |Missing option '|Missing argument '|Invalid value for '|Got unexpected extra argument|No such command '|Option '[^']{1,60}' requires (?:an argument|\d+ arguments))/,
+      // typer's rich help prints the same messages inside a box titled "Error" ("│ Missing argument 'name'. │").
+      /^│ (?:No such option: |Missing option '|Missing argument '|Invalid value for '|No such command '|Got unexpected extra argument)/,
       // argparse's two commonest messages with the "prog:" before "error:" cut off (a launcher that injects
       // --local_rank into a script that does not declare it prints one per rank).
       /^\s*error: (?:unrecognized arguments: -|the following arguments are required: )/,
@@ -448,6 +458,11 @@ export const configRules = defineRules([
       // requests' raise_for_status wording under huggingface_hub's HfHubHTTPError: the Hub refusing the repo.
       /\b40[134] Client Error: [\w ]{1,60} for url: https:\/\/huggingface\.co\//,
       /You are trying to access a gated repo\./,
+      // transformers/huggingface_hub on a revision the repo does not have ("v2.0 is not a valid git identifier
+      // (branch name, tag name or commit id) that exists for this model name"), and the Hub asked for while
+      // HF_HUB_OFFLINE is set (huggingface_hub errors.py OfflineModeIsEnabled).
+      /is not a valid git identifier \(branch name, tag name or commit id\)/,
+      /\bOfflineModeIsEnabled\b/,
     ],
     strength: 80,
     sections: RUN_LOG_ONLY,

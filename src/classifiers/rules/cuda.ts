@@ -115,6 +115,9 @@ export const cudaRules = defineRules([
       /MPS backend out of memory|\b[XN]PU out of memory\. Tried to allocate/,
       /cudaErrorMemoryAllocation/,
       /CU(?:BLAS|DNN)_STATUS_ALLOC_FAILED/,
+      // The other CUDA math libraries' allocation statuses: cufftResult CUFFT_ALLOC_FAILED (cufft.h, CuPy's
+      // CuFFTError), cusparseStatus_t CUSPARSE_STATUS_ALLOC_FAILED, curandStatus CURAND_STATUS_ALLOCATION_FAILED.
+      /\bCUFFT_ALLOC_FAILED\b|\bCUSPARSE_STATUS_ALLOC_FAILED\b|\bCURAND_STATUS_ALLOCATION_FAILED\b/,
       /CUDA_ERROR_OUT_OF_MEMORY/,
       /cuda runtime error \(2\) : out of memory|error=2 : out of memory/,
       // ggml/llama.cpp and other C++ servers: "allocating 4096.00 MiB on device 0: cudaMalloc failed: out of memory".
@@ -131,6 +134,13 @@ export const cudaRules = defineRules([
       /CUDA Error: out of memory at /i,
       // c10/cuda/driver_api.h C10_CUDA_DRIVER_CHECK (expandable segments): "CUDA driver error: out of memory".
       /CUDA driver error: out of memory/,
+      // ONNX Runtime's CudaCall (core/providers/cuda/cuda_call.cc) and CNTK print the status as "CUDA
+      // failure 2: out of memory ; GPU=0 ; hostname=… ; expr=cudaMalloc(…)"; TensorRT 7/8's safeRuntime
+      // "Cuda Error in nvinfer1::internal::DefaultAllocator::allocate: 2 (out of memory)".
+      /\bCUDA failure 2: out of memory\b/,
+      /Cuda Error in [\w:]{0,120}allocate\w*: 2 \(out of memory\)/,
+      // Habana's PyTorch bridge on a Gaudi: "FATAL ERROR :: MODULE:PT_DEVMEM Allocation failed" (device memory).
+      /MODULE:PT_DEVMEM Allocation failed/,
       // CuPy's memory pool (cupy/cuda/memory.pyx OutOfMemoryError).
       /cupy\.cuda\.memory\.OutOfMemoryError|Out of memory allocating [\d,]+ bytes \(allocated so far: [\d,]+ bytes\)/,
     ],
@@ -154,6 +164,9 @@ export const cudaRules = defineRules([
       /larger than the maximum number of tokens that can be stored in KV cache/,
       /KV cache is needed, which is larger than the available KV cache memory/,
       /Insufficient memory for KV cache|not enough KV cache/i,
+      // DeepSpeed-FastGen's ragged KV cache (inference/v2/ragged/kv_cache.py): "Insufficient memory to
+      // allocate KV-caches. Required: N, Available: M".
+      /Insufficient memory to allocate KV-caches\. Required: \d+/,
       /reserved for KV Cache is -\d|KV cache memory:? -\d/i,
       /# (?:GPU|gpu|cuda|CUDA|npu|NPU|xpu|XPU|hpu|HPU) blocks: 0\b/,
       /Not enough memory to handle \d+ prefill tokens/,
@@ -165,7 +178,8 @@ export const cudaRules = defineRules([
       /Prefill out of memory (?:under static fairness policy|even after static eviction)|Prefill out of memory\. This should never happen/,
       // vLLM V1 worker start: "Free memory on device (12.1/79.2 GiB) on startup is less than desired GPU
       // memory utilization (0.9, 71.3 GiB)": another process holds the GPU.
-      /Free memory on device \([\d.]+\/[\d.]+ GiB\) on startup is less than desired GPU memory utilization/,
+      // ≥ 0.11 names the device: "Free memory on device cuda:0 (19.77/22.05 GiB) on startup …".
+      /Free memory on device (?:\S{1,40} )?\([\d.]+\/[\d.]+ GiB\) on startup is less than desired GPU memory utilization/,
     ],
     strength: 90,
     why: 'the inference engine had no GPU memory left for its KV cache',
@@ -186,7 +200,13 @@ export const cudaRules = defineRules([
       /RESOURCE_EXHAUSTED: Failed to allocate request for/,
       /Resource exhausted: Out of memory while trying to allocate/,
       /Ran out of memory in memory space (?:hbm|vmem)/,
+      // The XRT TPU runtime's allocator (PyTorch/XLA before PJRT): "Resource exhausted: … Attempting to
+      // reserve 3.95G at the bottom of memory. That was not possible. There are 1.92G free, …".
+      /Attempting to reserve [\d.]+[KMGT]?i?B? at the (?:bottom|top) of memory\. That was not possible/,
     ],
+    // TensorFlow's allocator names its device: "… on /job:localhost/replica:0/task:0/device:CPU:0 by allocator
+    // cpu" is host RAM (tensorflow/core/framework/op_kernel.cc), not the GPU.
+    extract: (line): Extracted => (/device:CPU:\d+ by allocator (?:cpu|mklcpu)\b/.test(line) ? { classOverride: 'host.oom', hint: 'TensorFlow ran out of host memory (its CPU allocator): lower the batch size or the size of tensors kept on the CPU (input pipelines, embeddings), or run with more RAM.' } : {}),
     // Modal's gRPC RESOURCE_EXHAUSTED (py/modal/exception.py ResourceExhaustedError: a quota or rate limit
     // of the sandbox provider) shares TensorFlow's class name; sandbox.sdk_error reads it.
     unless: [/\bmodal\.exception\.ResourceExhaustedError\b/],
@@ -211,6 +231,17 @@ export const cudaRules = defineRules([
     strength: 90,
     why: 'TensorRT could not allocate GPU memory (engine build or execution context)',
     hint: 'TensorRT ran out of GPU memory: lower the builder workspace (memory pool limit), the max batch / optimization profile shapes, or free the GPU of other processes.',
+  },
+  {
+    // NCCL's own buffer allocation (src/include/alloc.h ncclCudaMalloc/ncclCudaCalloc: WARN "Failed to CUDA
+    // malloc %ld bytes", "Failed to CUDA calloc %ld bytes") on the first collective of a communicator:
+    // cudaMalloc refused because the GPU is full (its status line, when printed, says "out of memory").
+    id: 'cuda.oom.nccl_buffers',
+    class: 'cuda.oom',
+    patterns: [/NCCL WARN Failed to CUDA (?:malloc|calloc) \d+ bytes/],
+    strength: 80,
+    why: "NCCL could not allocate its communication buffers on the GPU",
+    hint: 'NCCL could not allocate its buffers on the GPU (done on the first collective of each communicator): the GPU was full. Lower the model/batch footprint or PyTorch caching-allocator reserve, NCCL_BUFFSIZE / fewer channels (NCCL_MAX_NCHANNELS), and check that no other process holds the GPU.',
   },
   {
     id: 'cuda.nccl_cuda_failure',

@@ -64,7 +64,11 @@ export const gatewayRules = defineRules([
   {
     id: 'gateway.context_length',
     class: 'gateway.4xx',
-    patterns: [/maximum context length is \d+/, /context_length_exceeded|ContextWindowExceededError/, /exceeds? (?:the )?context limit|exceed context limit/, /prompt is too long/, /max_tokens must be at least/, /tokens \+ `max_new_tokens` must be <=/],
+    patterns: [/maximum context length is \d+/, /context_length_exceeded|ContextWindowExceededError/, /exceeds? (?:the )?context limit|exceed context limit/, /prompt is too long/, /max_tokens must be at least/, /tokens \+ `max_new_tokens` must be <=/,
+      // TGI's router (router/src/validation.rs ValidationError::InputLength / MaxNewTokens, answered 422 as
+      // "Input validation error: …"): the prompt alone, or the tokens asked for, exceed the served limits.
+      /`inputs` must have less than \d+ tokens\. Given: \d+|`max_new_tokens` must be <= \d+\. Given: \d+/,
+    ],
     strength: 67,
     extract: (l) => ({ httpStatus: 400, ...statusOf(l) }),
     why: 'the server rejected a request whose prompt plus max_tokens exceeds the model context',
@@ -89,6 +93,11 @@ export const gatewayRules = defineRules([
       // request requires more credits, or fewer max_tokens. You requested up to N tokens, but can only afford
       // M.", "Insufficient credits. Add more using https://openrouter.ai/credits") and the reason phrase.
       /This request requires more credits, or fewer max_tokens|Insufficient credits\. Add more using|\b402 Payment Required\b/,
+      // TGI's other request validations (router/src/validation.rs, 422 "Input validation error: `<param>` must
+      // be …") and Ollama's unknown model (server/routes.go: "model '<name>' not found, try pulling it first",
+      // later %q-quoted), a 404.
+      /Input validation error: `\w{1,40}` must /,
+      /model ['"][^'"\s]{1,200}['"] not found, try pulling it first/,
     ],
     strength: 65,
     extract: byAnswerer(statusOf),

@@ -65,7 +65,15 @@ export const harborRules = defineRules([
   {
     id: 'harbor.agent_setup',
     class: 'agent.setup_failure',
-    patterns: [/\bAgentSetupTimeoutError\b|\bAgentInstallationError\b/],
+    patterns: [
+      /\bAgentSetupTimeoutError\b|\bAgentInstallationError\b/,
+      // Harbor's installed agents (agents/installed/base.py, the ACP agents): the install script's template
+      // missing from the package ("Install agent template file not found: …/install-claude-code.sh.j2") and
+      // the ACP launcher finding no node/agent binaries in the sandbox ("Could not locate node/claude-code-acp
+      // binaries for ACP mode (got '…')").
+      /\bInstall agent template file not found: /,
+      /\bCould not locate node\/[\w.-]{1,60} binaries for ACP mode\b/,
+    ],
     strength: 70,
     why: 'the harness could not install or start the agent inside the sandbox',
     hint: 'The agent never started: read the agent install log (harbor/agent/setup or install output) for the failing step; pin the agent version and make its install independent of the task image.',
@@ -84,6 +92,13 @@ export const harborRules = defineRules([
     class: 'verifier.failure',
     patterns: [
       /\b(?:RewardFileNotFoundError|RewardFileEmptyError|VerifierOutputParseError|VerifierTimeoutError|AddTestsDirError|DownloadVerifierDirError)\b/,
+      // Harbor's verifier before the rename (sandboxes/verifier/verifier.py TestCommandError "Test command
+      // failed with return code N"): the test script could not run to its end, so no reward.
+      /\bTestCommandError: Test command failed with return code \d+/,
+      // Terminal-Bench's harness (terminal_bench/harness.py): the tests ran out of time, or their output had
+      // no pytest summary to parse ("Error parsing results for task …: No short test summary info found").
+      /\bTest command timed out after [\d.]+s for task \S/,
+      /\bError parsing results for task \S{1,200}: No short test summary info found\b/,
       // The reward file missing where a harness reads it itself (RewardFileNotFoundError is Harbor's
       // FileNotFoundError of the same thing; a harness of its own raises the builtin on the same path):
       // "FileNotFoundError: [Errno 2] No such file or directory: '/logs/verifier/reward.txt'".

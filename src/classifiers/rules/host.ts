@@ -77,6 +77,11 @@ export const hostRules = defineRules([
       // systemd's unit results (src/core/unit.c, service.c): "A process of this unit has been killed by the
       // OOM killer.", "trainer.service: Failed with result 'oom-kill'."
       /A process of this unit has been killed by the OOM killer|Failed with result 'oom-kill'/,
+      // earlyoom (main.c, kill.c): "low memory! at or below SIGTERM limits: mem 10.00%, swap 10.00%", then
+      // "sending SIGTERM to process 7378 uid 1000 \"python\": oom_score 856, …" (≤ 1.7: "badness"), and
+      // "escalating to SIGKILL after 0.5 seconds".
+      /low memory! at or below SIG(?:TERM|KILL) limits: mem /,
+      /sending SIG(?:TERM|KILL) to process \d+ uid \d+ "[^"]{0,100}": (?:oom_score|badness) \d+/,
     ],
     // `docker inspect` prints the flag for every container: false is evidence that it was not the OOM killer.
     unless: [/"?OOMKilled"?\s*[:=]\s*"?false/i],
@@ -143,6 +148,9 @@ export const hostRules = defineRules([
       // c10/core/impl/alloc_cpu.cpp on Windows/macOS ("DefaultCPUAllocator: not enough memory: you tried to
       // allocate 1073741824 bytes."); the JVM's heap (PySpark, Ray's Java workers): java.lang.OutOfMemoryError.
       /DefaultCPUAllocator: (?:can't allocate memory|not enough memory)/,
+      // PyTorch ≤ 1.1's CPUAllocator.cpp: "[enforce fail at CPUAllocator.cpp:56] posix_memalign(&data,
+      // gAlignment, nbytes) == 0. 12 vs 0" (12 is ENOMEM).
+      /\[enforce fail at \w*Allocator\.cpp:\d+\] posix_memalign\([^)]{0,80}\) == 0\. 12 vs 0/,
       // Windows ERROR_COMMITMENT_LIMIT (1455) "The paging file is too small for this operation to complete":
       // the commit charge (RAM + page file) is used up, typically by DataLoader workers each loading torch's DLLs.
       /\[WinError 1455\]|The paging file is too small for this operation to complete/,
@@ -274,7 +282,7 @@ export const hostRules = defineRules([
     id: 'host.scheduler_kill',
     class: 'host.killed',
     patterns: [
-      /\*\*\* (?:JOB|STEP) \S{1,80} ON \S{1,200} CANCELLED AT \S{1,40}(?: DUE TO (TIME LIMIT|PREEMPTION|JOB REQUEUE|NODE FAILURE))?/,
+      /\*\*\* (?:JOB|STEP) \S{1,80}(?: ON \S{1,200})? CANCELLED AT \S{1,40}(?: DUE TO (TIME LIMIT|PREEMPTION|JOB REQUEUE|NODE FAILURE))?/,
       /PBS: job killed: (?:walltime|cput) \d+ exceeded limit \d+/,
       /\bTERM_(?:RUNLIMIT|PREEMPT|OWNER|ADMIN|FORCE_OWNER|FORCE_ADMIN|CPULIMIT|REQUEUE_OWNER|REQUEUE_ADMIN): job killed/,
       /Caught signal SIG\w+ on \S{1,200}: this job is preempted/,

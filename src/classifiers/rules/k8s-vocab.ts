@@ -254,6 +254,13 @@ export const K8S_MESSAGES: readonly (readonly [string, string, K8sReasonGroup, K
   ['nodeshutdown (admission)', 'Pod was rejected as the node is shutting down.', 'admission'],
   ['active_deadline.go', 'Pod was active on the node longer than the specified deadline', 'killed', { rule: 'host.scheduler_kill', class: 'host.killed' }],
   ['images', 'is not present with pull policy of Never', 'image'],
+  // images/image_manager.go EnsureImageExists: "image pull failed for %s because the registry is unavailable".
+  ['images/image_manager.go', 'because the registry is unavailable', 'image'],
+  // kuberuntime_container.go / security_context_others.go verifyRunAsNonRoot (CreateContainerConfigError's message).
+  ['kuberuntime verifyRunAsNonRoot', 'container has runAsNonRoot and image will run as root', 'start'],
+  ['kuberuntime verifyRunAsNonRoot', 'container has runAsNonRoot and image has non-numeric user', 'start'],
+  // kubectl exec (pkg/cmd/exec/exec.go): "cannot exec into a container in a completed pod; current phase is %s".
+  ['kubectl exec', 'cannot exec into a container in a completed pod', 'start'],
   ['images', "couldn't parse image name", 'image'],
   ['apiserver ResourceQuota admission (FailedCreate)', 'exceeded quota: ', 'config'],
   ['pv_controller.go (FailedBinding)', 'no persistent volumes available for this claim and no storage class is set', 'config'],

@@ -72,6 +72,10 @@ export const k8sRules = defineRules([
       // Docker Hub's pull rate limit "toomanyrequests: You have reached your pull rate limit").
       /pull access denied|manifest unknown/,
       /\btoomanyrequests: You have reached your pull rate limit|\bTOOMANYREQUESTS: /,
+      // podman/buildah/skopeo (containers/image docker/docker_image_src.go): reading the image's manifest
+      // from its registry failed ("Error: initializing source docker://quay.io/x: toomanyrequests: …",
+      // "… reading manifest latest in docker.io/library/x: errors:" then the registry's "denied: …").
+      /\binitializing source docker:\/\/\S{1,300}: /,
     ],
     unless: [BUILD_ERROR_LINE],
     strength: 76,
@@ -137,6 +141,10 @@ export const k8sRules = defineRules([
       /FATAL:\s+container creation failed: /,
     ],
     strength: 75,
+    // Harbor's SandboxBuildFailedError, and Daytona's wait ending in state build_failed, quote the sandbox
+    // start they interrupted ("Failed to create sandbox: … failed to start with state: build_failed"): the
+    // image build failed.
+    extract: (line): Extracted => (/\bSandboxBuildFailedError\b|\bwith state: build_failed\b/.test(line) ? { classOverride: 'image.build_failure' } : {}),
     why: 'the sandbox (container) for the run could not be created or did not come up',
     hint: 'The sandbox never started: check that the container runtime is reachable from the harness (docker CLI/socket, kube context), the image entrypoint, and the start-up timeout.',
   },

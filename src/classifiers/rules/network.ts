@@ -95,6 +95,9 @@ export const networkRules = defineRules([
       /Couldn't reach '[^']{1,200}' on the Hub|Couldn't reach https?:\/\/\S{1,300} \(/,
       // httpx's other transport errors, requests' broken chunked body, aiohttp's cut payload.
       /\bhttpx\.(?:ReadError|WriteError|ConnectTimeout|NetworkError)\b|\bChunkedEncodingError\b|Connection broken: IncompleteRead|\bClientPayloadError\b/,
+      // The Ollama CLI finding no server to talk to (cmd/cmd.go: "could not connect to ollama app, is it
+      // running?", later "could not connect to ollama server, run 'ollama serve' to start it").
+      /could not connect to ollama (?:app, is it running\?|server, run 'ollama serve')/,
     ],
     // NCCL's own socket layer (its WARN lines and the "Last error:" copy PyTorch prints) is nccl.error.
     // A kubelet probe's connection error is the probe's (k8s.probe_failed), not the run's network.

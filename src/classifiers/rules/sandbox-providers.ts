@@ -35,6 +35,9 @@ export const sandboxProviderRules = defineRules([
     patterns: [
       /\bswerex\.exceptions\.(?:DeploymentStartupError|DockerPullError|DeploymentNotStartedError)\b/,
       /\bRuntime did not start within timeout\. Here's the output from the container process\b/,
+      // swerex/utils/wait.py _wait_until_alive, under every deployment: "Runtime did not start within 60.0s
+      // (tried to connect 103 times)" (the remote runtime in the container never answered its health check).
+      /\bRuntime did not start within [\d.]+s \(tried to connect \d+ times\)/,
     ],
     strength: 72,
     why: "SWE-ReX could not start the sandbox runtime (container start, image pull) the agent runs in",
@@ -55,6 +58,9 @@ export const sandboxProviderRules = defineRules([
       // server", SnapshotCreationError).
       /\bmodal\.exception\.(?:InternalError|InternalFailure|RemoteError|SnapshotCreationError|ExecTimeoutError)\b/,
     ],
+    // The image build's own failure reaches the client as a RemoteError too (py/modal/_image.py: "Image build
+    // for im-… failed. See build logs for more details."): the image, not the sandbox.
+    extract: (line): Extracted => (/\bImage build for im-\w{1,40} failed\b/.test(line) ? { classOverride: 'image.build_failure' } : {}),
     strength: 72,
     why: 'the Modal sandbox timed out, was terminated or was already gone when the harness used it',
     hint: "Modal's sandbox ended under the trial (its timeout, an internal termination, or it had already shut down): raise the sandbox timeout above the agent + verifier budget, and retry the trial; the trial has no score.",

@@ -67,14 +67,15 @@ export const VALIDATION_TEMPLATES = {
   // vLLM config/parallel.py ("Elastic EP is only supported with enable_eplb=True.").
   // transformers modeling_utils ("DeepSpeed Zero-3 is not compatible with `low_cpu_mem_usage=True`"), vLLM ("Elastic EP
   // is not compatible with data_parallel_hybrid_lb"): not compatible with a named setting (a tensor's shape is not).
-  exclusive: /\bis not compatible with (?:`|--|[a-z]\w{0,40}_\w{1,40}|\w{1,40}=)|\bis only (?:valid|compatible|supported) (?:for|with|when|in)\b|\b[Cc]hoose one(?: or the other)?\b|\bcan ?not be (?:both )?(?:used|set|configured|enabled|specified|passed|provided)(?: together| at the same time| simultaneously)|\bare mutually exclusive\b|\bAt most one of \S{1,80} and \S{1,80} can be\b|\b[Oo]nly one of .{1,120}? (?:can|should|must) be (?:set|specified|provided|passed|used|True|enabled)\b|\bis incompatible with\b/,
+  exclusive: /\bis not compatible with (?:`|--|[a-z]\w{0,40}_\w{1,40}|\w{1,40}=)|\bis only (?:valid|compatible|supported) (?:for|with|when|in)\b|\b[Cc]hoose one(?: or the other)?\b|\bcan ?not be (?:both )?(?:used|set|configured|enabled|specified|passed|provided)(?: together| at the same time| simultaneously)|\bare mutually exclusive\b|\bAt most one of \S{1,80} and \S{1,80} can be\b|\b[Oo]nly one of .{1,120}? (?:can|should|must) be (?:set|specified|provided|passed|used|True|enabled)\b|\bis incompatible with\b|\bcan ?not be simultaneously (?:enabled|used|set|specified)\b|\bcannot specify .{1,120}? at the same time\b|\b(?:must|should) be the same when\b/,
   // A value outside its allowed set: vLLM ("Unknown quantization method … Must be one of"), TRL
   // ("Possible values are 'token' and 'sequence'"), Python's enum.py ("'x' is not a valid IntervalStrategy",
   // how TrainingArguments.__post_init__ rejects a strategy or optimizer name).
   // Lightning ("You selected an invalid strategy name: `strategy='dp'`", "`Trainer(devices=0)` value is not a
   // valid input using cuda accelerator").
   // HF datasets builder.py ("BuilderConfig 'en' not found. Available: ['20220301.de', …]").
-  choice: /\b(?:[Mm]ust|[Ss]hould) be (?:one of|either|in) [\[('"`{]|\bnot found\. Available(?: configs| options| names)?: \[|\b(?:selected|passed|provided|specified|gave|set) an invalid\b|\bis not a valid (?:input|value|option|choice|name)\b|\b(?:Possible|Available|Supported|Valid|Allowed) (?:values|options|choices) (?:are|is)\b|'[^']{0,120}' is not a valid [A-Z]\w{0,60}$/,
+  // accelerate ("Unknown mixed_precision mode: bf32. Choose between ['no', 'fp8', 'fp16', 'bf16']").
+  choice: /\b(?:[Mm]ust|[Ss]hould) be (?:one of|either|in) [\[('"`{]|\bChoose (?:between|from|one of):? [\[('"`{]|\bUnsupported [a-z]\w{0,40}_\w{1,40} value\b|\bnot found\. Available(?: configs| options| names)?: \[|\b(?:selected|passed|provided|specified|gave|set) an invalid\b|\bis not a valid (?:input|value|option|choice|name)\b|\b(?:Possible|Available|Supported|Valid|Allowed) (?:values|options|choices) (?:are|is)\b|'[^']{0,120}' is not a valid [A-Z]\w{0,60}$/,
   // The hardware a setting needs: flash-attn ("FlashAttention only supports Ampere GPUs or newer"),
   // transformers training_args.py ("Your setup doesn't support bf16/gpu", "--tf32 requires Ampere or a
   // newer GPU arch"). The user asked for a precision or kernel the GPU does not have: a setting to change
@@ -106,11 +107,19 @@ export const VALIDATION_TEMPLATES = {
   // vLLM config/scheduler.py verify_max_model_len ("max_num_batched_tokens (2048) is smaller than max_model_len
   // (4096)", "cannot be greater than the max_model_len"), config/parallel.py ("must be in the range [0, 2)").
   bound: /\b(?:must|should|has to|can ?not|may not) be (?:greater|larger|bigger|less|smaller|higher|lower|no (?:smaller|larger|greater|less)) than\b|\bis (?:smaller|less|larger|greater|bigger) than (?:the )?(?:max|min)\w{0,30}_\w{1,40}\b|\b(?:must|should) be (?:in|within) (?:the )?range\b|\b(?:must|should|has to) be (?:a )?(?:strictly )?(?:positive|non-negative|nonnegative|non-zero|an integer)\b|\b(?:must|should) be (?:>|>=|<|<=) ?-?\d/,
+  // …or against another setting: verl ("train_batch_size (64) must be >= actor.ppo_mini_batch_size (256)"),
+  // OpenRLHF ("actor_num_nodes * actor_num_gpus_per_node must be equal to vllm_num_engines * …", "rloo
+  // requires n_samples_per_prompt > 1").
+  // DeepSpeed ("requires a positive value for"), Ray ("Resource quantities may not be negative").
+  boundBySetting: /\brequires a (?:positive|non-negative|non-zero) value for\b|\b(?:can ?not|may not|must not) be negative\b|\b(?:must|should) be (?:>|>=|<|<=|equal to) [a-z]\w{0,40}[._]\w{1,60}\b|\brequires [a-z]\w{0,40}_\w{1,60} ?(?:>|>=|<|<=|==) ?-?\d/,
   // A setting that another one needs: transformers ("requires either non-zero --eval_steps or
   // --logging_steps", "--load_best_model_at_end requires the save and eval strategy to match"), TRL
   // ("must be set when `vllm_importance_sampling_mode` is"). A message that names a command-line flag
   // (`--name`) is about the command line.
-  required: /\b(?:must|should|needs to) be (?:set|specified|provided|given|passed|enabled|disabled) (?:when|if|for|to|in|with)\b|\bis required (?:when|if|for)\b|(?:^|[\s'"`(])--[a-z][\w-]{1,60}\b/,
+  // DeepSpeed runtime/config.py ("Either train_batch_size or train_micro_batch_size_per_gpu needs to be
+  // provided"), verl workers/config ("Please set at least one of 'a' or 'b'", "You have set both 'a' AND 'b'").
+  // (The flag is told by what precedes it, a space the exception line's "Error: " may already have taken.)
+  required: /\b(?:must|should|needs to) be (?:set|specified|provided|given|passed|enabled|disabled) (?:when|if|for|to|in|with)\b|\bis required (?:when|if|for)\b|(?<![\w-])--[a-z][\w-]{1,60}\b|\bEither \S{1,80} or \S{1,80} (?:needs? to|must|should) be (?:provided|set|specified|given)\b|\bPlease set (?:at least )?one of '|\bYou have set both '|\byou must (?:enable|disable|set|specify|provide) [`'"]|\brequires the [A-Z][A-Z0-9_]{2,60} environment variable\b|\benvironment variable [`'"]?[A-Z][A-Z0-9_]{2,60}[`'"]? (?:is not set|must be set)\b/,
 } as const;
 
 const templateRe = (family: RegExp): RegExp => new RegExp(`${CHECK_EXCEPTION}.{0,400}?(?:${family.source})`);
