@@ -237,6 +237,17 @@ export const SYMPTOMS: SymptomMechanism[] = [
     consequence: "The failed image pull only relays it: the daemon's request to the registry failed on the network (DNS, connection, TLS; for a certificate the daemon does not trust, put the registry's CA in /etc/docker/certs.d/<host>/ca.crt), so the image never came and the container never started.",
   },
   {
+    // Ray builds a job's runtime_env on the node's disk (working_dir and py_modules unpacked, pip/uv/conda
+    // environments created under the session's runtime_resources): a disk the raylet already reports full
+    // (file_system_monitor), or ENOSPC anywhere before, is why the setup failed.
+    id: 'runtime-env-disk',
+    source: 'Ray python/ray/_private/runtime_env (agent/runtime_env_agent.py RuntimeEnvSetupError "Failed to set up runtime environment."), after src/ray/common/file_system_monitor.cc ("… is over 95% full, available space: …") or an ENOSPC (rules/disk.ts)',
+    symptomRules: ['ray.runtime_env_setup', 'ray.vocab_config'],
+    wording: [/\bRuntimeEnvSetupError\b|Failed to set ?up runtime environment/],
+    causes: [{ classes: ['disk.full'], order: 'not-after', minStrength: 20 }],
+    consequence: "Ray's failed runtime_env setup is its consequence: the environment is unpacked and installed on the node's disk, which was full (clear /tmp/ray session logs and spilled objects, or point --temp-dir at a larger volume).",
+  },
+  {
     // A proxy in front of a server that died answers its client 502/503 ("no healthy upstream").
     id: 'upstream-died',
     source: 'nginx ("502 Bad Gateway"), Envoy/Istio ("upstream connect error or disconnect/reset before headers", "no healthy upstream"), LiteLLM/OpenAI SDK reporting them (BadGatewayError, ServiceUnavailableError)',

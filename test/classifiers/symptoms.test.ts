@@ -489,3 +489,16 @@ describe("DeepSpeed's launcher killing the other processes after one failed", ()
     expect(d.evidence[0]!.rule).toBe('host.launcher_signal');
   });
 });
+
+describe("Ray's runtime_env setup on a node whose disk is full", () => {
+  const setup = ['RuntimeEnvSetupError: Failed to set up runtime environment.', 'Traceback (most recent call last):', '  File "/app/.venv/lib/python3.12/site-packages/ray/_private/runtime_env/agent/runtime_env_agent.py", line 387, in _create_runtime_env_with_retry'];
+  it("is disk.full when the raylet reported the session disk full before it", () => {
+    const log = ['(raylet) [2025-08-21 06:51:00,280 E 100 119] (raylet) file_system_monitor.cc:116: /tmp/ray/session_2025-08-08_15-24-12_137232_1 is over 95% full, available space: 1.19653 GB; capacity: 29.3612 GB. Object creation will fail if spilling is required.', '', ...setup].join('\n');
+    const d = classifyText(log);
+    expect(d.class).toBe('disk.full');
+    expect(d.hint).toMatch(/runtime_env setup is its consequence/);
+  });
+  it('stays the job configuration with no full disk in the bundle', () => {
+    expect(classifyText(setup.join('\n')).class).toBe('config.error');
+  });
+});

@@ -463,6 +463,9 @@ export const configRules = defineRules([
       // HF_HUB_OFFLINE is set (huggingface_hub errors.py OfflineModeIsEnabled).
       /is not a valid git identifier \(branch name, tag name or commit id\)/,
       /\bOfflineModeIsEnabled\b/,
+      // huggingface_hub utils/_cache_manager.py CacheNotFound ("Cache directory not found: /data/.cache/huggingface.
+      // Please use `cache_dir` argument or set `HF_HUB_CACHE` environment variable.").
+      /Cache directory not found: \S{1,300}\. Please use `cache_dir` argument or set `HF_HUB_CACHE`/,
     ],
     strength: 80,
     sections: RUN_LOG_ONLY,

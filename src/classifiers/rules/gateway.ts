@@ -138,6 +138,10 @@ export const gatewayRules = defineRules([
       // any app's JSON body.
       /\{\s*"error"\s*:\s*\{\s*"message"\s*:\s*"internal server error"/,
       /status(?:_code)?[= ]5\d\d\b|status code 5\d\d\b/,
+      // Ollama's runner failing on a request (server/routes.go and llm/server.go answer 500 with "an unknown
+      // error was encountered while running the model", or "model runner has unexpectedly stopped, this may
+      // be due to resource limitations or an internal error"), relayed by LiteLLM as an APIConnectionError.
+      /an unknown error was encountered while running the model|model runner has unexpectedly stopped, this may be due to resource limitations or an internal error/,
     ],
     strength: 55,
     extract: byAnswerer(statusOf),
@@ -163,6 +167,9 @@ export const gatewayRules = defineRules([
       /DEADLINE_EXCEEDED|Deadline Exceeded|context deadline exceeded/,
       /\bsocket\.timeout\b|(?<!connect )\bE(?:SOCKET)?TIMEDOUT\b/,
       /timed out waiting for (?:a )?(?:response|completion)/i,
+      // LiteLLM's APIConnectionError carrying the provider client's read timeout as its message (str() of
+      // httpx's ReadTimeout is "timed out"): "APIConnectionError: OpenAIException - timed out".
+      /\bAPIConnectionError\b.{0,120}?\w+Exception - (?:Request )?timed out\.?\s*$/,
     ],
     unless: [TRACKER_NOISE, /\bexcept\b/, /Timed out while waiting for GCS/, /Watchdog|WorkNCCL|Timeout\(ms\)=/, HARNESS_TIMEOUTS],
     strength: 50,

@@ -126,6 +126,8 @@ export const k8sRules = defineRules([
       /Cannot create container for service \S{1,200}: /,
       /Conflict\. The (?:container )?name "[^"]{1,200}" is already in use by container/,
       /Sandbox (?:creation|startup) (?:failed|timed out)|[Ff]ailed to (?:create|start) (?:the )?sandbox/,
+      // A code-execution sandbox whose start marker never appeared ("Sandbox did not start in time: …/started still does not exist").
+      /\bSandbox did not start (?:in time|within \d)/,
       // Runtime containers of agent harnesses (OpenHands "Instance … FAILED to start container!",
       // docker/containerd "failed to start container"): the sandbox never came up, and the read
       // timeouts on the runtime's socket that follow are its echo, not the cause.

@@ -101,7 +101,19 @@ export const networkRules = defineRules([
     ],
     // NCCL's own socket layer (its WARN lines and the "Last error:" copy PyTorch prints) is nccl.error.
     // A kubelet probe's connection error is the probe's (k8s.probe_failed), not the run's network.
-    unless: [/NCCL WARN/, NCCL_SOCKET_LINE, /\bexcept\b/, TRACKER_NOISE, C10D_WARNING, /\b(?:Liveness|Readiness|Startup) probe failed: /],
+    // LiteLLM names every failure of its provider client APIConnectionError, whatever it carried: a read
+    // timeout ("… OpenAIException - timed out") is api.request_timeout's, an Ollama 500 body ("an unknown
+    // error was encountered while running the model") gateway.server_error's.
+    unless: [
+      /NCCL WARN/,
+      NCCL_SOCKET_LINE,
+      /\bexcept\b/,
+      TRACKER_NOISE,
+      C10D_WARNING,
+      /\b(?:Liveness|Readiness|Startup) probe failed: /,
+      /\bAPIConnectionError\b.{0,120}?\w+Exception - (?:Request )?timed out\.?\s*$/,
+      /an unknown error was encountered while running the model|model runner has unexpectedly stopped, this may be due to resource limitations/,
+    ],
     strength: 58,
     // The kube-apiserver failing to reach a Pod's kubelet for exec/logs ("error dialing backend: dial tcp
     // <node>:10250: … connection refused") is the Pod's node, not the run's network (answerer.ts).

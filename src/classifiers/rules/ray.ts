@@ -190,6 +190,23 @@ export const rayRules = defineRules([
     hint: "The disk under Ray's temp/session directory (/tmp/ray by default) is nearly full, so objects can no longer be spilled: free it, or point Ray at a larger disk (ray start --temp-dir, or object_spilling_config); RAY_local_fs_capacity_threshold sets the threshold.",
   },
   {
+    // The job's working_dir / py_modules package is larger than Ray takes: runtime_env/packaging.py
+    // _store_package_in_gcs ("Package size (612.35MiB) exceeds the maximum size of 100.00MiB. You can exclude
+    // large files using the 'excludes' option to the runtime_env"), and the dashboard's job upload
+    // (dashboard/modules/job/job_head.py upload_package reading the body) refusing it with aiohttp's 413
+    // (aiohttp/web_request.py read: HTTPRequestEntityTooLarge), which the job SDK relays as "Request failed
+    // with status code 500: Traceback …". The folder handed to Ray holds checkpoints or data.
+    id: 'ray.runtime_env_package_size',
+    class: 'config.error',
+    patterns: [
+      /Package size \([\d.]+[KMG]iB\) exceeds the maximum size of [\d.]+[KMG]iB/,
+      /\baiohttp\.web_exceptions\.HTTPRequestEntityTooLarge\b/,
+    ],
+    strength: 70,
+    why: "the job's runtime_env package (working_dir / py_modules) is larger than Ray accepts",
+    hint: "Ray refused the job's working_dir / py_modules package as too large (100 MiB for the GCS; the dashboard's upload limit for `ray job submit`): the folder holds checkpoints, datasets or a virtualenv. Add them to runtime_env's `excludes` (or a .gitignore in it), or put the code in a zip on S3/GCS/HTTPS and pass its URI.",
+  },
+  {
     // python/ray/exceptions.py RuntimeEnvSetupError ("Failed to setup runtime environment." then the
     // agent's reason): the job's runtime_env (pip/conda packages, working_dir, container image) could not
     // be built. The reason printed with it (a pip resolution error, a network failure) decides when a rule

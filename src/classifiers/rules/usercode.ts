@@ -118,6 +118,9 @@ export const userCodeRules = defineRules([
       /Target size \(torch\.Size\(\[[^\]]{0,200}\]\)\) must be the same as input size/,
       /Boolean value of Tensor with more than one (?:value|element) is ambiguous|only one element tensors can be converted to Python scalars/,
       /Can't call numpy\(\) on Tensor that requires grad|can't convert cuda:\d+ device type tensor to numpy/,
+      // autograd's own checks (torch/autograd/__init__.py _make_grads; ATen's matmul dtype check).
+      /grad can be implicitly created only for scalar outputs/,
+      /expected mat1 and mat2 to have the same dtype, but got: /,
     ],
     strength: 30,
     sections: RUN_LOG_ONLY,
