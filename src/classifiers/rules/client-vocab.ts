@@ -138,7 +138,8 @@ export const CLIENT_ERRORS: readonly ClientError[] = [
   e('openai', 'SubjectTokenProviderError', 'The token file at /var/run/secrets/openai/token is empty.', 'skip'),
   e('openai', 'InvalidWebhookSignatureError', 'The given webhook signature does not match the expected signature', 'skip'),
   // Code written for openai < 1 run against openai ≥ 1: the installed package does not match the code.
-  e('openai', 'APIRemovedInV1', 'You tried to access openai.ChatCompletion, but this is no longer supported in openai>=1.0.0', 'config'),
+  // (Read by its text too: pytest and loggers print the class unqualified, the attribute varies.)
+  { ...e('openai', 'APIRemovedInV1', 'You tried to access openai.ChatCompletion, but this is no longer supported in openai>=1.0.0', 'config'), byText: 'but this is no longer supported in openai>=1.0.0' },
 
   // openai 0.28 (openai/error.py, api_requestor.py).
   ranged('openai<1', 'APIError', 'HTTP code N from API (…)', 500),
