@@ -232,7 +232,7 @@ export const SYMPTOMS: SymptomMechanism[] = [
     id: 'pull-network',
     source: 'moby daemon/images and distribution (registry requests: "Error response from daemon: Get|Head \"https://…/v2/…\": <net/http error>"), containerd remotes/docker resolver ("failed to resolve reference", "failed to do request: Head …"), kubelet images/image_manager.go ("Failed to pull image \"…\": rpc error: …")',
     symptomRules: ['sandbox.start', 'k8s.image_pull', 'harbor.sandbox'],
-    wording: [/Error response from daemon: (?:Get|Head) "?https?:\/\/[^\s"]{1,300}\/v2\//, /Failed to pull image|failed to (?:resolve reference|do request|pull and unpack image)|[Ee]rror pulling image/],
+    wording: [/Error response from daemon: (?:Get|Head) "?https?:\/\/[^\s"]{1,300}\/v2\//, /Failed to pull image|failed to (?:resolve reference|do request|pull and unpack image)|[Ee]rror pulling image/, /initializing source docker:\/\/|pinging container registry /],
     causes: [{ classes: ['network.error'], order: 'any', sameLine: true }],
     consequence: "The failed image pull only relays it: the daemon's request to the registry failed on the network (DNS, connection, TLS; for a certificate the daemon does not trust, put the registry's CA in /etc/docker/certs.d/<host>/ca.crt), so the image never came and the container never started.",
   },
@@ -244,7 +244,7 @@ export const SYMPTOMS: SymptomMechanism[] = [
     source: 'Ray python/ray/_private/runtime_env (agent/runtime_env_agent.py RuntimeEnvSetupError "Failed to set up runtime environment."), after src/ray/common/file_system_monitor.cc ("… is over 95% full, available space: …") or an ENOSPC (rules/disk.ts)',
     symptomRules: ['ray.runtime_env_setup', 'ray.vocab_config'],
     wording: [/\bRuntimeEnvSetupError\b|Failed to set ?up runtime environment/],
-    causes: [{ classes: ['disk.full'], order: 'not-after', minStrength: 20 }],
+    causes: [{ classes: ['disk.full'], order: 'not-after', minStrength: 30 }],
     consequence: "Ray's failed runtime_env setup is its consequence: the environment is unpacked and installed on the node's disk, which was full (clear /tmp/ray session logs and spilled objects, or point --temp-dir at a larger volume).",
   },
   {

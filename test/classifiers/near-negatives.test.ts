@@ -203,3 +203,65 @@ describe('stop 28 vocabulary (read from the producers) against lines that only l
     expect(classifyText(`Error: creating build container: ${pull.slice('Error: '.length)}`).class).toBe('image.build_failure');
   });
 });
+
+describe("stop 28's review: the new vocabulary against the reviewer's counter-examples", () => {
+  it("transformers' forward() refusing both input_ids and inputs_embeds is the caller's bug, not a settings check", () => {
+    expect(classifyText('ValueError: You cannot specify both input_ids and inputs_embeds at the same time').class).toBe('user.code_error');
+  });
+
+  it('a test assertion that values should be the same when cached is no settings check', () => {
+    expect(classifyText('E       AssertionError: values should be the same when cached').class).not.toBe('config.error');
+  });
+
+  it("a data or value check (labels vs input_ids, a negative radius) stays the code's", () => {
+    expect(classifyText('AssertionError: number of labels must be equal to input_ids.size(0)').class).toBe('user.code_error');
+    expect(classifyText('ValueError: Radius cannot be negative').class).toBe('user.code_error');
+  });
+
+  it("NCCL's malloc warning after a non-memory CUDA status stays NCCL's failure; alone it reads as GPU memory", () => {
+    const log = ["node1:123:456 [0] include/alloc.h:105 NCCL WARN Cuda failure 801 'operation not supported'", 'node1:123:456 [0] include/alloc.h:110 NCCL WARN Failed to CUDA malloc 2097152 bytes'].join('\n');
+    expect(classifyText(log).class).toBe('nccl.error');
+    expect(classifyText(log.split('\n')[1]!).class).toBe('cuda.oom');
+  });
+
+  it("podman's pull that failed on DNS is network.error", () => {
+    expect(classifyText('Error: initializing source docker://ghcr.io/org/img:v1: pinging container registry ghcr.io: Get "https://ghcr.io/v2/": dial tcp: lookup ghcr.io on 10.96.0.10:53: no such host').class).toBe('network.error');
+  });
+
+  it("a harness's no-result text gives way to the model API failing before it", () => {
+    const log = ["openai.InternalServerError: Error code: 503 - {'error': {'message': 'Service Unavailable'}}", 'Test command timed out after 60.0s for task hello-world'].join('\n');
+    expect(classifyText(log).class).toBe('gateway.5xx');
+  });
+
+  it("the raylet's 95% warning with room left does not explain a runtime_env that failed on its own", () => {
+    const log = [
+      '(raylet) file_system_monitor.cc:111: /tmp/ray/session_2025 is over 95% full, available space: 48.2 GB; capacity: 960 GB. Object creation will fail if spilling is required.',
+      'ray.exceptions.RuntimeEnvSetupError: Failed to set up runtime environment.',
+    ].join('\n');
+    expect(classifyText(log).class).toBe('config.error');
+  });
+
+  it("a scale-up the autoscaler recovered from gives way to the run's own failure", () => {
+    const log = [
+      '  Warning  FailedScaleUp  3m  cluster-autoscaler  Node scale up in zones us-central1-a associated with this pod failed: GCE quota exceeded. Pod is at risk of not being scheduled.',
+      '  Normal   Scheduled      1m  default-scheduler  Successfully assigned default/train-0 to gke-pool-2-abc',
+      'Traceback (most recent call last):',
+      '  File "/app/train.py", line 12, in <module>',
+      "    lr = cfg['lr']",
+      "KeyError: 'lr'",
+    ].join('\n');
+    expect(classifyText(log).class).toBe('user.code_error');
+  });
+
+  it("LiteLLM's APIConnectionError wrapping litellm.Timeout is api.timeout", () => {
+    expect(classifyText('litellm.APIConnectionError: Ollama_chatException - litellm.Timeout: Connection timed out after 600.0 seconds.').class).toBe('api.timeout');
+  });
+
+  it("another tool's manifest lookup is not Claude Code's installer", () => {
+    expect(classifyText('Error: patch file not found in manifest for version 1.4.2').evidence[0]?.rule).not.toBe('agent.vocab_setup');
+  });
+
+  it("any aiohttp server's 413 is not Ray's working_dir", () => {
+    expect(classifyText('aiohttp.web_exceptions.HTTPRequestEntityTooLarge: Maximum request body size 1048576 exceeded, actual body size 5242880').class).not.toBe('config.error');
+  });
+});

@@ -177,10 +177,8 @@ const CLAUDE: AgentCliEntry[] = [
   // (--ignore-scripts, --omit=optional, a platform without a build), quoted by many install scripts in the
   // code index.
   e('claude-code', 'native-binary-missing', 'claude native binary not installed', 'start'),
-  // The native installer (claude.ai/install.sh, `claude install`): its fallback failing too, and a platform
-  // the release manifest has no build for.
-  e('claude-code', 'native-install-failed', 'Manual claude install failed', 'start'),
-  e('claude-code', 'native-platform-missing', 'not found in manifest for version', 'start'),
+  // The native installer (`claude install`): a platform the release manifest has no build for.
+  e('claude-code', 'native-platform-missing', 'Platform {…} not found in manifest for version', 'start'),
   // No credentials before any request (the 2.1.x "Not logged in", 2.0's status line "Missing API key").
   e('claude-code', 'not_logged_in', 'Not logged in · Please run /login', 'auth'),
   e('claude-code', 'missing-api-key', 'Missing API key · Run /login', 'auth'),

@@ -239,7 +239,10 @@ export const cudaRules = defineRules([
     id: 'cuda.oom.nccl_buffers',
     class: 'cuda.oom',
     patterns: [/NCCL WARN Failed to CUDA (?:malloc|calloc) \d+ bytes/],
-    strength: 80,
+    // alloc.h prints it after any failed cudaMalloc / cuMem call, whose own "Cuda failure N '<status>'" line
+    // comes first and decides (cuda.nccl_cuda_failure, 60-88): this reads only a log that kept the WARN alone
+    // (above nccl.warn_other, which would read it as NCCL's own failure).
+    strength: 57,
     why: "NCCL could not allocate its communication buffers on the GPU",
     hint: 'NCCL could not allocate its buffers on the GPU (done on the first collective of each communicator): the GPU was full. Lower the model/batch footprint or PyTorch caching-allocator reserve, NCCL_BUFFSIZE / fewer channels (NCCL_MAX_NCHANNELS), and check that no other process holds the GPU.',
   },

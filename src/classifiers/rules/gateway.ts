@@ -169,7 +169,7 @@ export const gatewayRules = defineRules([
       /timed out waiting for (?:a )?(?:response|completion)/i,
       // LiteLLM's APIConnectionError carrying the provider client's read timeout as its message (str() of
       // httpx's ReadTimeout is "timed out"): "APIConnectionError: OpenAIException - timed out".
-      /\bAPIConnectionError\b.{0,120}?\w+Exception - (?:Request )?timed out\.?\s*$/,
+      /\bAPIConnectionError\b.{0,160}?(?:\w+Exception - (?:Request )?timed out\b|\blitellm\.Timeout:)/,
     ],
     unless: [TRACKER_NOISE, /\bexcept\b/, /Timed out while waiting for GCS/, /Watchdog|WorkNCCL|Timeout\(ms\)=/, HARNESS_TIMEOUTS],
     strength: 50,

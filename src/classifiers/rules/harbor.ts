@@ -92,13 +92,7 @@ export const harborRules = defineRules([
     class: 'verifier.failure',
     patterns: [
       /\b(?:RewardFileNotFoundError|RewardFileEmptyError|VerifierOutputParseError|VerifierTimeoutError|AddTestsDirError|DownloadVerifierDirError)\b/,
-      // Harbor's verifier before the rename (sandboxes/verifier/verifier.py TestCommandError "Test command
-      // failed with return code N"): the test script could not run to its end, so no reward.
-      /\bTestCommandError: Test command failed with return code \d+/,
-      // Terminal-Bench's harness (terminal_bench/harness.py): the tests ran out of time, or their output had
-      // no pytest summary to parse ("Error parsing results for task …: No short test summary info found").
-      /\bTest command timed out after [\d.]+s for task \S/,
-      /\bError parsing results for task \S{1,200}: No short test summary info found\b/,
+
       // The reward file missing where a harness reads it itself (RewardFileNotFoundError is Harbor's
       // FileNotFoundError of the same thing; a harness of its own raises the builtin on the same path):
       // "FileNotFoundError: [Errno 2] No such file or directory: '/logs/verifier/reward.txt'".
@@ -108,6 +102,25 @@ export const harborRules = defineRules([
     sections: ['log', 'agent', 'verifier', 'result'],
     why: 'the verifier ran but produced no reward',
     hint: 'The verifier produced no reward: check the task tests write reward.txt/reward.json, that the test run fits its timeout, and the verifier output format.',
+  },
+  {
+    // The harnesses' own words for a test run that gave no result, as weak as Terminal-Bench's FailureMode
+    // for the same events (tb.failure_mode: test_timeout, parse_error at 46) so that any infrastructure
+    // cause behind them (the model API, the sandbox) decides: Harbor's verifier before the rename
+    // (sandboxes/verifier/verifier.py TestCommandError "Test command failed with return code N"),
+    // Terminal-Bench's harness (terminal_bench/harness.py: the tests ran out of time; their output had no
+    // pytest summary to parse).
+    id: 'verifier.harness_text',
+    class: 'verifier.failure',
+    patterns: [
+      /\bTestCommandError: Test command failed with return code \d+/,
+      /\bTest command timed out after [\d.]+s for task \S/,
+      /\bError parsing results for task \S{1,200}: No short test summary info found\b/,
+    ],
+    strength: 46,
+    sections: ['log', 'agent', 'verifier', 'result'],
+    why: 'the harness says the test run gave no result (it failed to run, timed out, or printed no summary)',
+    hint: 'The tests gave no result (not a 0): the test command failed to run, ran past its timeout, or printed no pytest summary. Check the verifier output for the failing step (a missing test runner, installs that do not fit the timeout) and retry the trial.',
   },
   {
     id: 'harbor.agent_timeout',

@@ -23,9 +23,6 @@ export const kubeSchedulerRules = defineRules([
       /\bInsufficient (?:cpu|memory|ephemeral-storage|pods|[\w.-]{1,63}\/[\w.-]{1,63}) \(\d+\)/,
       /\b(?:PodToleratesNodeTaints|MatchNodeSelector|PodFitsHostPorts|PodFitsResources|NoVolumeZoneConflict|NoDiskConflict|NodeUnderDiskPressure|NodeUnderMemoryPressure|CheckNodeCondition|MaxVolumeCount) \(\d+\)/,
       /\bNotTriggerScaleUp\b|\bpod didn't trigger scale-up\b/,
-      // cluster-autoscaler's FailedScaleUp event (core/scaleup: "Node scale up in zones %s associated with
-      // this pod failed: %s. Pod is at risk of not being scheduled.").
-      /\bFailedScaleUp\b|\bNode scale up in zones .{1,200}? associated with this pod failed\b/,
     ],
     strength: 74,
     why: 'the scheduler found no node for the Pod (the reasons it gives per node)',

@@ -111,7 +111,7 @@ export const networkRules = defineRules([
       TRACKER_NOISE,
       C10D_WARNING,
       /\b(?:Liveness|Readiness|Startup) probe failed: /,
-      /\bAPIConnectionError\b.{0,120}?\w+Exception - (?:Request )?timed out\.?\s*$/,
+      /\bAPIConnectionError\b.{0,160}?(?:\w+Exception - (?:Request )?timed out\b|\blitellm\.Timeout:)/,
       /an unknown error was encountered while running the model|model runner has unexpectedly stopped, this may be due to resource limitations/,
     ],
     strength: 58,

@@ -186,22 +186,27 @@ export const rayRules = defineRules([
     class: 'disk.full',
     patterns: [/is over [\d.]+% full, available space: .{1,60}Object creation will fail if spilling is required/, /has no capacity, object creation will fail if spilling is required/],
     strength: 25,
+    // The monitor warns at a share of the disk (95% by default), which on a large disk still leaves tens of
+    // GB: only a disk left with under 5 GB (or none) is short enough to fail what writes to it (a
+    // runtime_env's unpacked packages and virtualenvs: relations.ts runtime-env-disk, minStrength 30).
+    extract: (line): Extracted => {
+      const m = /available space: ([\d.]+) ?(B|KB|MB|GB|TB)\b/.exec(line);
+      const gb = m ? Number(m[1]) / ({ B: 1e9, KB: 1e6, MB: 1e3, GB: 1, TB: 1e-3 } as const)[m[2] as 'B'] : 0;
+      return gb < 5 ? { strength: 35 } : {};
+    },
     why: "the disk of Ray's session directory (object spilling) was over its capacity threshold",
     hint: "The disk under Ray's temp/session directory (/tmp/ray by default) is nearly full, so objects can no longer be spilled: free it, or point Ray at a larger disk (ray start --temp-dir, or object_spilling_config); RAY_local_fs_capacity_threshold sets the threshold.",
   },
   {
     // The job's working_dir / py_modules package is larger than Ray takes: runtime_env/packaging.py
     // _store_package_in_gcs ("Package size (612.35MiB) exceeds the maximum size of 100.00MiB. You can exclude
-    // large files using the 'excludes' option to the runtime_env"), and the dashboard's job upload
-    // (dashboard/modules/job/job_head.py upload_package reading the body) refusing it with aiohttp's 413
-    // (aiohttp/web_request.py read: HTTPRequestEntityTooLarge), which the job SDK relays as "Request failed
-    // with status code 500: Traceback …". The folder handed to Ray holds checkpoints or data.
+    // large files using the 'excludes' option to the runtime_env"). The folder handed to Ray holds
+    // checkpoints or data.
     id: 'ray.runtime_env_package_size',
     class: 'config.error',
-    patterns: [
-      /Package size \([\d.]+[KMG]iB\) exceeds the maximum size of [\d.]+[KMG]iB/,
-      /\baiohttp\.web_exceptions\.HTTPRequestEntityTooLarge\b/,
-    ],
+    // (The dashboard's 413 for `ray job submit` is aiohttp's HTTPRequestEntityTooLarge, which any aiohttp
+    // server raises: not read here, the line does not say it is Ray's.)
+    patterns: [/Package size \([\d.]+[KMG]iB\) exceeds the maximum size of [\d.]+[KMG]iB/],
     strength: 70,
     why: "the job's runtime_env package (working_dir / py_modules) is larger than Ray accepts",
     hint: "Ray refused the job's working_dir / py_modules package as too large (100 MiB for the GCS; the dashboard's upload limit for `ray job submit`): the folder holds checkpoints, datasets or a virtualenv. Add them to runtime_env's `excludes` (or a .gitignore in it), or put the code in a zip on S3/GCS/HTTPS and pass its URI.",

@@ -67,7 +67,7 @@ export const VALIDATION_TEMPLATES = {
   // vLLM config/parallel.py ("Elastic EP is only supported with enable_eplb=True.").
   // transformers modeling_utils ("DeepSpeed Zero-3 is not compatible with `low_cpu_mem_usage=True`"), vLLM ("Elastic EP
   // is not compatible with data_parallel_hybrid_lb"): not compatible with a named setting (a tensor's shape is not).
-  exclusive: /\bis not compatible with (?:`|--|[a-z]\w{0,40}_\w{1,40}|\w{1,40}=)|\bis only (?:valid|compatible|supported) (?:for|with|when|in)\b|\b[Cc]hoose one(?: or the other)?\b|\bcan ?not be (?:both )?(?:used|set|configured|enabled|specified|passed|provided)(?: together| at the same time| simultaneously)|\bare mutually exclusive\b|\bAt most one of \S{1,80} and \S{1,80} can be\b|\b[Oo]nly one of .{1,120}? (?:can|should|must) be (?:set|specified|provided|passed|used|True|enabled)\b|\bis incompatible with\b|\bcan ?not be simultaneously (?:enabled|used|set|specified)\b|\bcannot specify .{1,120}? at the same time\b|\b(?:must|should) be the same when\b/,
+  exclusive: /\bis not compatible with (?:`|--|[a-z]\w{0,40}_\w{1,40}|\w{1,40}=)|\bis only (?:valid|compatible|supported) (?:for|with|when|in)\b|\b[Cc]hoose one(?: or the other)?\b|\bcan ?not be (?:both )?(?:used|set|configured|enabled|specified|passed|provided)(?: together| at the same time| simultaneously)|\bare mutually exclusive\b|\bAt most one of \S{1,80} and \S{1,80} can be\b|\b[Oo]nly one of .{1,120}? (?:can|should|must) be (?:set|specified|provided|passed|used|True|enabled)\b|\bis incompatible with\b|\bcan ?not be simultaneously (?:enabled|used|set|specified)\b|\bcannot specify (?:an? |the )?\w{1,40} in the (?:config|configuration)(?: file)? and in the code at the same time\b/,
   // A value outside its allowed set: vLLM ("Unknown quantization method … Must be one of"), TRL
   // ("Possible values are 'token' and 'sequence'"), Python's enum.py ("'x' is not a valid IntervalStrategy",
   // how TrainingArguments.__post_init__ rejects a strategy or optimizer name).
@@ -111,7 +111,7 @@ export const VALIDATION_TEMPLATES = {
   // OpenRLHF ("actor_num_nodes * actor_num_gpus_per_node must be equal to vllm_num_engines * …", "rloo
   // requires n_samples_per_prompt > 1").
   // DeepSpeed ("requires a positive value for"), Ray ("Resource quantities may not be negative").
-  boundBySetting: /\brequires a (?:positive|non-negative|non-zero) value for\b|\b(?:can ?not|may not|must not) be negative\b|\b(?:must|should) be (?:>|>=|<|<=|equal to) [a-z]\w{0,40}[._]\w{1,60}\b|\brequires [a-z]\w{0,40}_\w{1,60} ?(?:>|>=|<|<=|==) ?-?\d/,
+  boundBySetting: /\brequires a (?:positive|non-negative|non-zero) value for\b|\b(?:[a-z]\w{0,40}_\w{1,40}|[Rr]esource quantities|`[^`]{1,60}`) (?:can ?not|may not|must not) be negative\b|\(\d+\) (?:must|should) be (?:>|>=|<|<=|equal to) [a-z]\w{0,40}[._]\w{1,60} \(\d+\)|\b[a-z]\w{0,40}_\w{1,40}(?: \* [a-z]\w{0,40}_\w{1,40})? must be equal to [a-z]\w{0,40}_\w{1,40}\b|\brequires [a-z]\w{0,40}_\w{1,60} ?(?:>|>=|<|<=|==) ?-?\d/,
   // A setting that another one needs: transformers ("requires either non-zero --eval_steps or
   // --logging_steps", "--load_best_model_at_end requires the save and eval strategy to match"), TRL
   // ("must be set when `vllm_importance_sampling_mode` is"). A message that names a command-line flag
