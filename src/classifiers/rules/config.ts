@@ -182,7 +182,8 @@ export const configRules = defineRules([
     // PyTorch's TCPStore words it "…failed to listen on any local network address… name: EADDRINUSE".
     id: 'config.port_in_use',
     class: 'config.error',
-    patterns: [/\bEADDRINUSE\b|[Aa]ddress already in use/],
+    // (Ray's port checks, services.py: "Ray component worker_ports is trying to use a port number 10002 that is used by other components.")
+    patterns: [/\bEADDRINUSE\b|[Aa]ddress already in use/, /Ray component \w{1,40} is trying to use a port number \d+ that is used by other components/],
     strength: 80,
     sections: RUN_LOG_ONLY,
     why: 'the port the run wanted to listen on is already taken on this host',

@@ -9,7 +9,8 @@ export const diskRules = defineRules([
       /[Nn]o space left on device/,
       /\bENOSPC\b/,
       /\[Errno 28\]/,
-      /Disk quota exceeded|\bEDQUOT\b/,
+      // (libuv builds without UV_EDQUOT print it by number: "Unknown system error -122".)
+      /Disk quota exceeded|\bEDQUOT\b|Unknown system error -122\b/,
       /not enough space on the disk/,
       /out of disk space|[Nn]ot enough (?:free )?disk space|[Ii]nsufficient disk space/,
       /out of shared memory|insufficient shared memory \(shm\)/,

@@ -245,6 +245,11 @@ export const hostRules = defineRules([
       /\b(?:process|runner|command|child)\b.{0,80}\bsignal: killed\b/,
       // systemd: "trainer.service: Main process exited, code=killed, status=9/KILL".
       /Main process exited, code=killed, status=9\/KILL/,
+      // srun's task report (src/srun/srun_job.c: "srun: error: %s: task %s: %s" with strsignal): "srun:
+      // error: gpu-node17: task 0: Killed"; Open MPI's "mpirun noticed that process rank 3 with PID 10243 on
+      // node node042 exited on signal 9 (Killed)."
+      /srun: error: \S{1,200}: tasks? [\d,-]{1,200}: Killed\b/,
+      /mpirun noticed that process rank \d+ with PID \d+ on node \S{1,200} exited on signal 9 \(Killed\)/,
     ],
     // Ray's actor-death text lists what might have happened ("(1) The process is killed by SIGKILL by OOM
     // killer due to high memory usage. (2) ray stop --force is called."): a guess, not a kill. A terminal
@@ -419,7 +424,8 @@ export const stallRules = defineRules([
     // driver call, a dead disk) with nothing more specific in the bundle.
     id: 'host.hung_task',
     class: 'job.stall',
-    patterns: [/INFO: task \S{1,64}:\d+ blocked for more than \d+ seconds/, /watchdog: BUG: soft lockup - CPU#\d+ stuck for \d+s/, /rcu: INFO: rcu_\w+ (?:self-detected stall|detected stalls on CPUs)/],
+    // (Kernels before 4.20 print the RCU report without the "rcu: " prefix.)
+    patterns: [/INFO: task \S{1,64}:\d+ blocked for more than \d+ seconds/, /watchdog: BUG: soft lockup - CPU#\d+ stuck for \d+s/, /(?:rcu: )?INFO: rcu_\w+ (?:self-detected stall|detected stalls on CPUs)/],
     strength: 30,
     why: 'the kernel reports a task stuck in the kernel (hung task, soft lockup, RCU stall)',
     hint: 'The kernel saw the process stuck in an uninterruptible wait: the stack printed after the line names the subsystem (nfs, nvidia, a block device). Check that filesystem/driver on the node; the run itself is not at fault.',

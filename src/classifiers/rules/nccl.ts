@@ -15,6 +15,14 @@ export const ncclRules = defineRules([
     id: 'nccl.watchdog_timeout',
     class: 'nccl.timeout',
     patterns: [
+      // PyTorch 2.2-2.3: the other ranks told of one rank's timeout through the store ("[PG 0 Rank 3] Received a
+      // global timeout from another rank and will start to dump the debug info.", then "ProcessGroupNCCL's
+      // watchdog detected a collective timeout and notified current rank."), and a non-blocking communicator's
+      // own deadline (NCCLUtils.cpp, TORCH_NCCL_NONBLOCKING_TIMEOUT: "NCCL timeout in: …").
+      /Received a global timeout from another rank and will start to dump the debug info/,
+      /watchdog detected a collective timeout and notified current rank/,
+      /\bNCCL timeout in: \S{1,200}NCCLUtils\.cpp:\d+/,
+
       /WorkNCCL\(SeqNum=(\d+), OpType=(\w+)/,
       /Watchdog caught collective operation timeout/,
       /ProcessGroupNCCL.{0,200}Timeout\(ms\)=/,
@@ -65,7 +73,13 @@ export const ncclRules = defineRules([
   {
     id: 'nccl.watchdog_stuck',
     class: 'nccl.timeout',
-    patterns: [/ProcessGroupNCCL's watchdog got stuck/, /Heartbeat monitor timed out/i],
+    patterns: [
+      /ProcessGroupNCCL's watchdog got stuck/,
+      /Heartbeat monitor timed out/i,
+      // ≥ 2.6: the monitor's own end ("Terminating the process after attempting to dump debug info, due to
+      // ProcessGroupNCCL watchdog hang.").
+      /Terminating the process after attempting to dump debug info, due to ProcessGroupNCCL watchdog hang/,
+    ],
     strength: 38,
     // HeartbeatMonitor (ProcessGroupNCCL.cpp): "Heartbeat monitor timed out! Process will be terminated
     // after dumping debug info. workMetaList_.size()=N": N collectives were still pending; 0 means none
@@ -129,6 +143,8 @@ export const ncclRules = defineRules([
     extract: (line) => {
       // ncclTimeout (8): NCCL's own timeout on a blocking call (NCCL_TIMEOUT / a non-blocking comm's init).
       if (/\bncclTimeout\b/.test(line)) return { classOverride: 'nccl.timeout', strength: 45 };
+      // NCCL ≥ 2.30's ncclGetErrorString for it, as PyTorch prints the result ("NCCL error in: …, timeout, NCCL version 2.30.3").
+      if (/NCCL error in: \S{1,300}, timeout, NCCL version /.test(line)) return { classOverride: 'nccl.timeout', strength: 45 };
       return /ncclRemoteError|remote process exited|Connection closed by remote peer/.test(line) ? { remote: true } : {};
     },
     why: 'NCCL returned an error code',
@@ -293,6 +309,22 @@ export const ncclRules = defineRules([
     strength: 71,
     why: 'nccl-tests aborted on a NCCL error',
     hint: 'nccl-tests failed on a NCCL error; re-run with NCCL_DEBUG=INFO and read the first NCCL WARN line.',
+  },
+  {
+    // NVSHMEM (DeepEP's all-to-all in SGLang/vLLM expert parallelism) reports a failed step with its
+    // NVSHMEMI_NZ_ERROR_JMP macros: "<file>:<line>: non-zero status: <n> <what> failed" (src/host/init,
+    // transport, modules/transport/ibrc: "ibv_modify_qp failed", "connect EPS failed", "nvshmem setup
+    // connections failed"), and its API guard "NVSHMEM API called before NVSHMEM initialization has
+    // completed". The communication library of the job failed, as NCCL's errors are read.
+    id: 'nccl.nvshmem_error',
+    class: 'nccl.error',
+    patterns: [
+      /nvshmem\S{0,200}\/src\/\S{1,200}:\d+: non-zero status: -?\d+ [^\n]{1,160}?failed\b/,
+      /\bNVSHMEM API called before NVSHMEM initialization has completed\b/,
+    ],
+    strength: 55,
+    why: 'NVSHMEM (the GPU-initiated communication library under DeepEP) failed to set up or run its transport',
+    hint: "NVSHMEM failed (its first \"non-zero status\" line names the step): ibv_modify_qp / connect failures are the RDMA fabric or its settings (NVSHMEM_HCA_LIST / NVSHMEM_IB_GID_INDEX, RoCE GID, a NIC without the peer's subnet), \"setup connections failed\" after a rank died is that rank's failure. Run with NVSHMEM_DEBUG=INFO.",
   },
 ]);
 

@@ -98,6 +98,15 @@ export const networkRules = defineRules([
       // The Ollama CLI finding no server to talk to (cmd/cmd.go: "could not connect to ollama app, is it
       // running?", later "could not connect to ollama server, run 'ollama serve' to start it").
       /could not connect to ollama (?:app, is it running\?|server, run 'ollama serve')/,
+      // Gloo's process group could not connect its mesh (ProcessGroupGloo.cpp "Gloo connectFullMesh failed with
+      // […/gloo/transport/tcp/pair.cc:N] …"): the ranks cannot reach each other over TCP (GLOO_SOCKET_IFNAME).
+      /\bGloo connectFullMesh failed with \[/,
+      // UCX's transports (uct/ib/mlx5 ib_mlx5_log.c "Transport retry count exceeded on mlx5_0:1/IB", ucs status
+      // strings "Endpoint timeout", "Connection reset by remote peer") and NIXL over UCX (KV-cache transfer of
+      // disaggregated serving: nixlRemoteDisconnectError NIXL_ERR_REMOTE_DISCONNECT).
+      /\bUCX\s+ERROR Transport retry count exceeded on /,
+      /\bUCX AM send failed with status -\d+ \((?:Endpoint timeout|Connection reset by remote peer|Destination is unreachable)\)/,
+      /\bNIXL_ERR_REMOTE_DISCONNECT\b/,
     ],
     // NCCL's own socket layer (its WARN lines and the "Last error:" copy PyTorch prints) is nccl.error.
     // A kubelet probe's connection error is the probe's (k8s.probe_failed), not the run's network.
