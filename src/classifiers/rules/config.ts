@@ -1,6 +1,6 @@
 // Configuration rejected before or while the run starts: Hydra/OmegaConf, argparse, missing required
 // settings. These are the user's to fix, and are more specific than the traceback around them.
-import { defineRules } from '../rule.js';
+import { defineRules, type Extracted } from '../rule.js';
 import { RUN_LOG_ONLY } from './sections.js';
 
 /**
@@ -187,6 +187,7 @@ export const configRules = defineRules([
     strength: 80,
     sections: RUN_LOG_ONLY,
     why: 'the port the run wanted to listen on is already taken on this host',
+    extract: (line): Extracted => (/Ray component \w+ is trying to use a port/.test(line) ? { hint: "Two Ray components were given the same port: usually one of Ray's own agent ports (dashboard agent, metrics export, runtime-env agent), picked at random, landed in the worker port range, so it comes and goes between runs. Pin those ports (--dashboard-agent-listen-port, --metrics-export-port, --runtime-env-agent-port) outside --min-worker-port/--max-worker-port." } : {}),
     hint: 'The port is already in use on this host (EADDRINUSE): an earlier run still holds it or two jobs share one MASTER_PORT / server port. Pick a free port per job (e.g. --master-port / --rdzv-endpoint with a job-specific port) and make sure old processes are gone.',
   },
   {

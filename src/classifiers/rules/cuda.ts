@@ -332,14 +332,16 @@ export const cudaRules = defineRules([
       /cudaError_t \d+/,
       // cudaErrorUnknown as torch.cuda's lazy init words it ("CUDA unknown error - this may be due to an
       // incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start").
-      /CUDA unknown error - this may be due to an incorrectly set up environment/,
+      // (Not its UserWarning form: torch then sets the device count to zero and the run goes on, on the CPU.)
+      /(?<!UserWarning: CUDA initialization: )CUDA unknown error - this may be due to an incorrectly set up environment/,
       // nvidia-smi and NVML's Python binding (nvidia-ml-py pynvml.py NVMLError_<Name> classes) failing on the
       // driver or a GPU; the driver's GSP firmware asking for a reset; ROCr's GPU page fault (hsa runtime).
       /Unable to determine the device handle for GPU\s?[0-9A-Fa-f:.]{4,20}: (?:Unknown Error|GPU is lost)/,
-      /^No devices were found\s*$/,
-      /\bpynvml\.NVMLError_(?:DriverNotLoaded|LibRmVersionMismatch|LibraryNotFound|GpuIsLost|Unknown)\b/,
+      // (Not nvidia-smi's "No devices were found", nor NVML's LibraryNotFound / DriverNotLoaded: a CPU-only job or
+      // a handled probe (wandb, gpustat) prints them and goes on.)
+      /\bpynvml\.(?:nvml\.)?NVMLError_(?:LibRmVersionMismatch|GpuIsLost)\b/,
       /NVRM: .{0,200}The GPU likely needs to be reset/,
-      /Memory access fault by GPU node-\d+ \(Agent handle: 0x[0-9a-f]+\) on address 0x[0-9a-f]+\. Reason: /,
+      /Memory access fault by GPU node-\d+ \(Agent handle: 0x[0-9a-f]+\) on address (?:0x[0-9a-f]+|\(nil\))\. Reason: /,
     ],
     // An Xid line is the Xid rule's (it knows which Xids are hardware); an invalid device ordinal is a launch configuration (nccl.launch_config).
     unless: [/device-side assert/, /out of memory/, /NVRM: Xid/, /invalid device ordinal/, /CUBLAS_STATUS_ARCH_MISMATCH/],

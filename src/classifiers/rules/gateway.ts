@@ -170,8 +170,6 @@ export const gatewayRules = defineRules([
       // LiteLLM's APIConnectionError carrying the provider client's read timeout as its message (str() of
       // httpx's ReadTimeout is "timed out"): "APIConnectionError: OpenAIException - timed out".
       /\bAPIConnectionError\b.{0,160}?(?:\w+Exception - (?:Request )?timed out\b|\blitellm\.Timeout:)/,
-      // verl's HTTP rollout client (workers/rollout, sglang/trtllm server mode): "Async request to http://…/generate timed out (attempt 3)".
-      /\bAsync request to https?:\/\/\S{1,300} timed out\b/,
     ],
     unless: [TRACKER_NOISE, /\bexcept\b/, /Timed out while waiting for GCS/, /Watchdog|WorkNCCL|Timeout\(ms\)=/, HARNESS_TIMEOUTS],
     strength: 50,

@@ -245,11 +245,10 @@ export const hostRules = defineRules([
       /\b(?:process|runner|command|child)\b.{0,80}\bsignal: killed\b/,
       // systemd: "trainer.service: Main process exited, code=killed, status=9/KILL".
       /Main process exited, code=killed, status=9\/KILL/,
-      // srun's task report (src/srun/srun_job.c: "srun: error: %s: task %s: %s" with strsignal): "srun:
-      // error: gpu-node17: task 0: Killed"; Open MPI's "mpirun noticed that process rank 3 with PID 10243 on
-      // node node042 exited on signal 9 (Killed)."
-      /srun: error: \S{1,200}: tasks? [\d,-]{1,200}: Killed\b/,
-      /mpirun noticed that process rank \d+ with PID \d+ on node \S{1,200} exited on signal 9 \(Killed\)/,
+      // Open MPI's report of the first rank that died ("mpirun noticed that process rank 3 with PID 10243 on
+      // node node042 exited on signal 9 (Killed)."; PRRTE in Open MPI 5: "prterun noticed …"). (srun's
+      // "task N: Killed" is not read: srun prints it for the tasks it kills itself after another exited.)
+      /(?:mpirun|prterun) noticed that process rank \d+ with PID \d+ on node \S{1,200} exited on signal 9 \(Killed\)/,
     ],
     // Ray's actor-death text lists what might have happened ("(1) The process is killed by SIGKILL by OOM
     // killer due to high memory usage. (2) ray stop --force is called."): a guess, not a kill. A terminal

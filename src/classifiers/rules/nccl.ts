@@ -20,8 +20,11 @@ export const ncclRules = defineRules([
       // watchdog detected a collective timeout and notified current rank."), and a non-blocking communicator's
       // own deadline (NCCLUtils.cpp, TORCH_NCCL_NONBLOCKING_TIMEOUT: "NCCL timeout in: …").
       /Received a global timeout from another rank and will start to dump the debug info/,
-      /watchdog detected a collective timeout and notified current rank/,
-      /\bNCCL timeout in: \S{1,200}NCCLUtils\.cpp:\d+/,
+      /watchdog detected a collective timeout (?:on some other rank )?and notified current rank/,
+      /\bNCCL timeout in: \S{1,200}\.cpp:\d+/,
+      // The watchdog's terminate line after a timeout ("Terminating the process after attempting to dump debug
+      // info, due to collective timeout or exception.").
+      /Terminating the process after attempting to dump debug info, due to collective timeout or exception/,
 
       /WorkNCCL\(SeqNum=(\d+), OpType=(\w+)/,
       /Watchdog caught collective operation timeout/,
@@ -319,7 +322,8 @@ export const ncclRules = defineRules([
     id: 'nccl.nvshmem_error',
     class: 'nccl.error',
     patterns: [
-      /nvshmem\S{0,200}\/src\/\S{1,200}:\d+: non-zero status: -?\d+ [^\n]{1,160}?failed\b/,
+      // (Builds with a short __FILE__ print only the file name: "init.cu:1037: non-zero status: 3 building transport map failed".)
+      /(?:nvshmem\S{0,200}\/src\/\S{1,200}|^\S{1,80}\.(?:cu|cpp)):\d+: non-zero status: -?\d+ [^\n]{1,160}?failed\b/,
       /\bNVSHMEM API called before NVSHMEM initialization has completed\b/,
     ],
     strength: 55,

@@ -23,16 +23,11 @@ export const rayRules = defineRules([
     id: 'ray.node_or_raylet_died',
     class: 'ray.crash',
     patterns: [
-      // KubeRay's RayJob status (ray-operator rayjob_controller.go JobFailedReason): the head Pod gone, the
-      // job's status unreadable for its timeout.
-      /\bReason: (?:AppFailed|JobStatusCheckTimeoutExceeded)\b|Job status checks have been failing since .{1,60}; exceeded timeout of/,
       // The GCS's death cause of a node (≥ 2.30, `ray list nodes` / dashboard: "Unexpected termination: health
-      // check failed due to missing too many heartbeats").
-      /Unexpected termination: health check failed due to missing too many heartbeats/,
-      // Ray Serve's controller replacing a replica whose health check failed (deployment_state.py "Replica … of
-      // deployment … failed health check, stopping it."), and verl's watchdog on its Ray workers
+      // check failed due to missing too many heartbeats"), and verl's watchdog on its Ray workers
       // (single_controller/ray/base.py "worker Actor(…) is not alive sending signal to main thread").
-      /\bReplica\b.{1,200}? failed health check, stopping it\./,
+      // (Serve's "Replica … failed health check, stopping it." is a warning it recovers from: not read.)
+      /Unexpected termination: health check failed due to missing too many heartbeats/,
       /\bworker Actor\(.{1,300}\) is not alive sending signal to main thread/,
       /raylet.{0,120}(?:died|crashed|exited|is terminated|terminated unexpectedly)/i,
       // A raylet's fatal RAY_CHECK (glog "F0505 … node_manager.cc:3094] Check failed: …", or "C" severity in
@@ -167,7 +162,7 @@ export const rayRules = defineRules([
     id: 'ray.infeasible_request',
     class: 'config.error',
     // (autoscaler v2 words placement groups apart: "No available node types can fulfill placement group requests (detail=PACK): …".)
-    patterns: [/No available node types can fulfill (?:resource|placement group) requests? /, /There are tasks with infeasible resource requests that cannot be scheduled/],
+    patterns: [/No available node types c(?:an|ould) fulfill (?:resource|placement group) requests? /, /There are tasks with infeasible resource requests that cannot be scheduled/],
     strength: 40,
     extract: (line) => {
       const m = /fulfill resource requests? (?:defaultdict\([^,]{1,40}, )?(\{[^}]{1,200}\})/.exec(line);

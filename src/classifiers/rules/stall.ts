@@ -192,22 +192,6 @@ export const logStallRules = defineRules([
     hint: "Horovod found ranks waiting in different collectives (\"Missing ranks:\" lists what each missing rank has pending): one rank took another path through the step (a rank-dependent branch, a skipped batch, a callback or checkpoint run on one rank only) or is stuck before the collective. Compare the pending tensor names per rank, and make every rank run the same collectives in the same order.",
   },
   {
-    // NVIDIA's fault-tolerance rank monitor (nvidia-resiliency-ext fault_tolerance, under ft_launcher in
-    // Megatron/NeMo): a rank sent no heartbeat, or stayed in (or out of) a timed section past its timeout
-    // ("[Cycle 0] Did not get subsequent heartbeat. Waited 1800.00 seconds.", "Section 'step' has been open
-    // for 1200.53 seconds. Timeout is 1200.00 seconds.", "Was out of section for … seconds.").
-    id: 'stall.ft_rank_monitor',
-    class: 'job.stall',
-    patterns: [
-      /\bDid not get (?:initial|subsequent) heartbeat\. Waited [\d.]+ seconds/,
-      /\bSection '[^']{1,100}' has been open for [\d.]+ seconds\. Timeout is [\d.]+ seconds/,
-      /\bWas out of section for [\d.]+ seconds\. Timeout is [\d.]+ seconds/,
-    ],
-    strength: 40,
-    why: "NVIDIA's fault-tolerance monitor saw a rank stop making progress (no heartbeat, a step section open past its timeout)",
-    hint: "The fault-tolerance monitor restarted (or stopped) the ranks because one made no progress within its timeout: the rank's own log and a stack dump (py-spy, the NCCL flight recorder) say where it waited: a collective with a dead or slow peer, a checkpoint write, the data loader.",
-  },
-  {
     // vLLM distributed/device_communicators/shm_broadcast.py: the reader/writer of the message queue
     // between engine and workers waited past VLLM_RINGBUFFER_WARNING_INTERVAL.
     id: 'stall.vllm_shm_broadcast',
