@@ -4,7 +4,7 @@ import { defineRules } from '../rule.js';
 
 export const NCCL_SOCKET_FUNCS = ['socketProgress', 'socketPoll', 'socketWait', 'socketStartConnect', 'socketTryAccept', 'socketFinalizeAccept', 'socketFinalizeConnect', 'socketConnect', 'socketAccept', 'socketRecv', 'socketSend', 'socketPollConnect'];
 /** NCCL's own socket-layer lines (a WARN or PyTorch's "Last error:" copy of it), not a generic network error. */
-export const NCCL_SOCKET_LINE = /\b(?:socket|ncclSocket)[A-Z]\w{2,40}: |NET\/(?:IB|Socket) ?: /;
+export const NCCL_SOCKET_LINE = /\b(?:socket|ncclSocket|ncclOsSocket)[A-Z]\w{2,40}: |NET\/(?:IB|Socket) ?: /;
 
 const num = (s: string | undefined): number | undefined => (s === undefined ? undefined : Number(s));
 /** Below this a watchdog timeout is a misconfigured timeout setting (PyTorch's default is 10 minutes). */
@@ -173,7 +173,9 @@ export const ncclRules = defineRules([
     class: 'nccl.error',
     // NCCL's socket layer functions (src/misc/socket.cc) are all socketCamelCase or ncclSocketCamelCase.
     patterns: [
-      /\b(?:socket|ncclSocket)[A-Z]\w{2,40}: .{0,160}(?:failed|[Cc]onnection|closed|error|abort)/,
+      // (NCCL 2.30 moved them to src/os/linux.cc as ncclOsSocketCamelCase: "ncclOsSocketStartConnect: connect to
+      // 10.1.1.2<37187> returned Connection refused, exceeded error retry count after 35 attempts".)
+      /\b(?:socket|ncclSocket|ncclOsSocket)[A-Z]\w{2,40}: .{0,160}(?:failed|[Cc]onnection|closed|error|abort|exceeded)/,
       /NET\/(?:IB|Socket) ?: .{0,160}(?:error|failed|Got completion|closed|truncated)/,
       /Got completion from peer .{0,120}with (?:status|error)/,
     ],
