@@ -245,10 +245,7 @@ describe("stop 28's review: the new vocabulary against the reviewer's counter-ex
     const log = [
       '  Warning  FailedScaleUp  3m  cluster-autoscaler  Node scale up in zones us-central1-a associated with this pod failed: GCE quota exceeded. Pod is at risk of not being scheduled.',
       '  Normal   Scheduled      1m  default-scheduler  Successfully assigned default/train-0 to gke-pool-2-abc',
-      'Traceback (most recent call last):',
-      '  File "/app/train.py", line 12, in <module>',
-      "    lr = cfg['lr']",
-      "KeyError: 'lr'",
+      ...keyError.split('\n'),
     ].join('\n');
     expect(classifyText(log).class).toBe('user.code_error');
   });
@@ -267,26 +264,26 @@ describe("stop 28's review: the new vocabulary against the reviewer's counter-ex
 });
 
 describe("stop 28's second review: producer lines that are warnings, recoveries or another failure's echo", () => {
-  const keyError = ['Traceback (most recent call last):', '  File "/app/train.py", line 12, in <module>', "    lr = cfg['lr']", "KeyError: 'lr'"];
+  const keyErrorLines = keyError.split('\n');
   it("srun's Killed for the tasks it stopped after one exited gives way to that task's error", () => {
-    const log = [...keyError, 'srun: error: gpu-node17: task 1: Exited with exit code 1', 'srun: error: gpu-node17: tasks 0,2-3: Killed'].join('\n');
+    const log = [...keyErrorLines, 'srun: error: gpu-node17: task 1: Exited with exit code 1', 'srun: error: gpu-node17: tasks 0,2-3: Killed'].join('\n');
     expect(classifyText(log).class).toBe('user.code_error');
   });
   it("a CPU-only job's nvidia-smi and a handled NVML probe are no GPU fault", () => {
-    expect(classifyText(['+ nvidia-smi', 'No devices were found', ...keyError].join('\n')).class).toBe('user.code_error');
-    expect(classifyText(['pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found', ...keyError].join('\n')).class).toBe('user.code_error');
+    expect(classifyText(['+ nvidia-smi', 'No devices were found', ...keyErrorLines].join('\n')).class).toBe('user.code_error');
+    expect(classifyText(['pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found', ...keyErrorLines].join('\n')).class).toBe('user.code_error');
   });
   it("torch's CUDA-initialization UserWarning is no failure; the lazy init's RuntimeError is", () => {
     const warn = '/usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py:138: UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero.';
-    expect(classifyText([warn, ...keyError].join('\n')).class).toBe('user.code_error');
+    expect(classifyText([warn, ...keyErrorLines].join('\n')).class).toBe('user.code_error');
     expect(classifyText('RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero.').class).toBe('cuda.error');
   });
   it("KubeRay's AppFailed is the user's job failing, and Serve's replaced replica is no crash", () => {
-    expect(classifyText([...keyError, 'Reason: AppFailed'].join('\n')).class).toBe('user.code_error');
+    expect(classifyText([...keyErrorLines, 'Reason: AppFailed'].join('\n')).class).toBe('user.code_error');
     expect(classifyText("Replica(id='ab12cd', deployment='LLMServer', app='default') failed health check, stopping it.").class).not.toBe('ray.crash');
   });
   it("NIXL's remote disconnect after a peer engine died is that engine's failure", () => {
-    const log = [...keyError.slice(0, 3), 'AssertionError', 'vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.', '(EngineCore_DP1) ERROR nixl_connector.py:1203] NIXL transfer failure: nixlRemoteDisconnectError: NIXL_ERR_REMOTE_DISCONNECT'].join('\n');
+    const log = [...keyErrorLines.slice(0, 3), 'AssertionError', 'vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.', '(EngineCore_DP1) ERROR nixl_connector.py:1203] NIXL transfer failure: nixlRemoteDisconnectError: NIXL_ERR_REMOTE_DISCONNECT'].join('\n');
     expect(classifyText(log).class).not.toBe('network.error');
   });
 });

@@ -12,6 +12,9 @@ import { RUN_LOG_ONLY } from './sections.js';
 const PLACEHOLDER_HOST = String.raw`(?:None|none|null|undefined|nil|\$\{?[A-Za-z_]\w{0,60}\}?|<[^<>\s]{1,40}>|your[-_][\w.-]{1,40}|(?:[\w-]{1,40}\.)*example\.(?:com|org|net)|some-?(?:server|host)|x{1,3}(?:\.x{1,3}){3})`;
 const placeholder = (before: string, after: string): RegExp => new RegExp(before + PLACEHOLDER_HOST + after);
 
+/** Ray's own port check (_private/services.py): "Ray component worker_ports is trying to use a port number 10002 that is used by other components." */
+const RAY_PORT_CLASH = /Ray component \w{1,40} is trying to use a port number \d+ that is used by other components/;
+
 export const configRules = defineRules([
   {
     // A transport failure whose own wording shows the address was never configured (PLACEHOLDER_HOST, or
@@ -182,12 +185,11 @@ export const configRules = defineRules([
     // PyTorch's TCPStore words it "…failed to listen on any local network address… name: EADDRINUSE".
     id: 'config.port_in_use',
     class: 'config.error',
-    // (Ray's port checks, services.py: "Ray component worker_ports is trying to use a port number 10002 that is used by other components.")
-    patterns: [/\bEADDRINUSE\b|[Aa]ddress already in use/, /Ray component \w{1,40} is trying to use a port number \d+ that is used by other components/],
+    patterns: [/\bEADDRINUSE\b|[Aa]ddress already in use/, RAY_PORT_CLASH],
     strength: 80,
     sections: RUN_LOG_ONLY,
     why: 'the port the run wanted to listen on is already taken on this host',
-    extract: (line): Extracted => (/Ray component \w+ is trying to use a port/.test(line) ? { hint: "Two Ray components were given the same port: usually one of Ray's own agent ports (dashboard agent, metrics export, runtime-env agent), picked at random, landed in the worker port range, so it comes and goes between runs. Pin those ports (--dashboard-agent-listen-port, --metrics-export-port, --runtime-env-agent-port) outside --min-worker-port/--max-worker-port." } : {}),
+    extract: (line): Extracted => (RAY_PORT_CLASH.test(line) ? { hint: "Two Ray components were given the same port: usually one of Ray's own agent ports (dashboard agent, metrics export, runtime-env agent), picked at random, landed in the worker port range, so it comes and goes between runs. Pin those ports (--dashboard-agent-listen-port, --metrics-export-port, --runtime-env-agent-port) outside --min-worker-port/--max-worker-port." } : {}),
     hint: 'The port is already in use on this host (EADDRINUSE): an earlier run still holds it or two jobs share one MASTER_PORT / server port. Pick a free port per job (e.g. --master-port / --rdzv-endpoint with a job-specific port) and make sure old processes are gone.',
   },
   {

@@ -3,7 +3,7 @@
 // (KeyError on a missing field, an agent stopping) is a consequence.
 import { defineRules, type Extracted } from '../rule.js';
 import { byAnswerer } from './answerer.js';
-import { HARNESS_TIMEOUTS, TRACKER_NOISE } from './network.js';
+import { HARNESS_TIMEOUTS, LITELLM_WRAPPED_TIMEOUT, OLLAMA_RUNNER_FAILED, TRACKER_NOISE } from './network.js';
 
 function statusOf(line: string): Extracted {
   const m = /(?:Error code:|status(?:_code)?[=: ]+|HTTP\/\d(?:\.\d)?"? |Server error '|Client error '|^\s*<title>|<h1>)\s*([1-5]\d\d)\b/.exec(line);
@@ -138,10 +138,8 @@ export const gatewayRules = defineRules([
       // any app's JSON body.
       /\{\s*"error"\s*:\s*\{\s*"message"\s*:\s*"internal server error"/,
       /status(?:_code)?[= ]5\d\d\b|status code 5\d\d\b/,
-      // Ollama's runner failing on a request (server/routes.go and llm/server.go answer 500 with "an unknown
-      // error was encountered while running the model", or "model runner has unexpectedly stopped, this may
-      // be due to resource limitations or an internal error"), relayed by LiteLLM as an APIConnectionError.
-      /an unknown error was encountered while running the model|model runner has unexpectedly stopped, this may be due to resource limitations or an internal error/,
+      // Ollama's runner failing on a request (network.ts OLLAMA_RUNNER_FAILED), relayed by LiteLLM as an APIConnectionError.
+      OLLAMA_RUNNER_FAILED,
     ],
     strength: 55,
     extract: byAnswerer(statusOf),
@@ -167,9 +165,8 @@ export const gatewayRules = defineRules([
       /DEADLINE_EXCEEDED|Deadline Exceeded|context deadline exceeded/,
       /\bsocket\.timeout\b|(?<!connect )\bE(?:SOCKET)?TIMEDOUT\b/,
       /timed out waiting for (?:a )?(?:response|completion)/i,
-      // LiteLLM's APIConnectionError carrying the provider client's read timeout as its message (str() of
-      // httpx's ReadTimeout is "timed out"): "APIConnectionError: OpenAIException - timed out".
-      /\bAPIConnectionError\b.{0,160}?(?:\w+Exception - (?:Request )?timed out\b|\blitellm\.Timeout:)/,
+      // LiteLLM's APIConnectionError carrying the provider client's read timeout (network.ts LITELLM_WRAPPED_TIMEOUT).
+      LITELLM_WRAPPED_TIMEOUT,
     ],
     unless: [TRACKER_NOISE, /\bexcept\b/, /Timed out while waiting for GCS/, /Watchdog|WorkNCCL|Timeout\(ms\)=/, HARNESS_TIMEOUTS],
     strength: 50,

@@ -92,7 +92,6 @@ export const harborRules = defineRules([
     class: 'verifier.failure',
     patterns: [
       /\b(?:RewardFileNotFoundError|RewardFileEmptyError|VerifierOutputParseError|VerifierTimeoutError|AddTestsDirError|DownloadVerifierDirError)\b/,
-
       // The reward file missing where a harness reads it itself (RewardFileNotFoundError is Harbor's
       // FileNotFoundError of the same thing; a harness of its own raises the builtin on the same path):
       // "FileNotFoundError: [Errno 2] No such file or directory: '/logs/verifier/reward.txt'".

@@ -4,7 +4,9 @@ import { defineRules } from '../rule.js';
 
 export const NCCL_SOCKET_FUNCS = ['socketProgress', 'socketPoll', 'socketWait', 'socketStartConnect', 'socketTryAccept', 'socketFinalizeAccept', 'socketFinalizeConnect', 'socketConnect', 'socketAccept', 'socketRecv', 'socketSend', 'socketPollConnect'];
 /** NCCL's own socket-layer lines (a WARN or PyTorch's "Last error:" copy of it), not a generic network error. */
-export const NCCL_SOCKET_LINE = /\b(?:socket|ncclSocket|ncclOsSocket)[A-Z]\w{2,40}: |NET\/(?:IB|Socket) ?: /;
+/** A function of NCCL's socket layer naming itself (src/misc/socket.cc socketCamelCase / ncclSocketCamelCase; 2.30's src/os/linux.cc ncclOsSocketCamelCase). */
+const NCCL_SOCKET_FN = String.raw`\b(?:socket|ncclSocket|ncclOsSocket)[A-Z]\w{2,40}: `;
+export const NCCL_SOCKET_LINE = new RegExp(String.raw`${NCCL_SOCKET_FN}|NET\/(?:IB|Socket) ?: `);
 
 const num = (s: string | undefined): number | undefined => (s === undefined ? undefined : Number(s));
 /** Below this a watchdog timeout is a misconfigured timeout setting (PyTorch's default is 10 minutes). */
@@ -25,7 +27,6 @@ export const ncclRules = defineRules([
       // The watchdog's terminate line after a timeout ("Terminating the process after attempting to dump debug
       // info, due to collective timeout or exception.").
       /Terminating the process after attempting to dump debug info, due to collective timeout or exception/,
-
       /WorkNCCL\(SeqNum=(\d+), OpType=(\w+)/,
       /Watchdog caught collective operation timeout/,
       /ProcessGroupNCCL.{0,200}Timeout\(ms\)=/,
@@ -144,10 +145,9 @@ export const ncclRules = defineRules([
     strength: 70,
     // A remote peer that exited is usually the echo of a crash elsewhere (the resolver looks for that crash).
     extract: (line) => {
-      // ncclTimeout (8): NCCL's own timeout on a blocking call (NCCL_TIMEOUT / a non-blocking comm's init).
-      if (/\bncclTimeout\b/.test(line)) return { classOverride: 'nccl.timeout', strength: 45 };
-      // NCCL ≥ 2.30's ncclGetErrorString for it, as PyTorch prints the result ("NCCL error in: …, timeout, NCCL version 2.30.3").
-      if (/NCCL error in: \S{1,300}, timeout, NCCL version /.test(line)) return { classOverride: 'nccl.timeout', strength: 45 };
+      // ncclTimeout (8): NCCL's own timeout on a blocking call (NCCL_TIMEOUT / a non-blocking comm's init), by
+      // name or by NCCL ≥ 2.30's ncclGetErrorString as PyTorch prints it ("NCCL error in: …, timeout, NCCL version 2.30.3").
+      if (/\bncclTimeout\b|NCCL error in: \S{1,300}, timeout, NCCL version /.test(line)) return { classOverride: 'nccl.timeout', strength: 45 };
       return /ncclRemoteError|remote process exited|Connection closed by remote peer/.test(line) ? { remote: true } : {};
     },
     why: 'NCCL returned an error code',
@@ -171,11 +171,10 @@ export const ncclRules = defineRules([
     // generic network error; a reset or closed socket is also what a peer that exited leaves behind.
     id: 'nccl.last_error_transport',
     class: 'nccl.error',
-    // NCCL's socket layer functions (src/misc/socket.cc) are all socketCamelCase or ncclSocketCamelCase.
     patterns: [
-      // (NCCL 2.30 moved them to src/os/linux.cc as ncclOsSocketCamelCase: "ncclOsSocketStartConnect: connect to
-      // 10.1.1.2<37187> returned Connection refused, exceeded error retry count after 35 attempts".)
-      /\b(?:socket|ncclSocket|ncclOsSocket)[A-Z]\w{2,40}: .{0,160}(?:failed|[Cc]onnection|closed|error|abort|exceeded)/,
+      // NCCL's socket layer functions (NCCL_SOCKET_FN; 2.30: "ncclOsSocketStartConnect: connect to 10.1.1.2<37187>
+      // returned Connection refused, exceeded error retry count after 35 attempts").
+      new RegExp(String.raw`${NCCL_SOCKET_FN}.{0,160}(?:failed|[Cc]onnection|closed|error|abort|exceeded)`),
       /NET\/(?:IB|Socket) ?: .{0,160}(?:error|failed|Got completion|closed|truncated)/,
       /Got completion from peer .{0,120}with (?:status|error)/,
     ],

@@ -9,6 +9,19 @@ export const TRACKER_NOISE = /\bwandb\b|W&B|entering retry loop|mlflow|sentry_sd
 
 /** Harbor's own timeouts (trial/errors.py): a line that names one wraps the error of the call it stopped waiting for, and the harness timeout decides (rules/harbor.ts). */
 export const HARNESS_TIMEOUTS = /EnvironmentStartTimeout|AgentSetupTimeout|VerifierTimeout|AgentTimeoutError/;
+/**
+ * LiteLLM names every failure of its provider client APIConnectionError, whatever it carried: these are the
+ * two it carries that another rule reads (gateway.ts), so network.connection leaves them. The provider
+ * client's read timeout (str() of httpx's ReadTimeout is "timed out"; "… - litellm.Timeout: …"):
+ * api.request_timeout's.
+ */
+export const LITELLM_WRAPPED_TIMEOUT = /\bAPIConnectionError\b.{0,160}?(?:\w+Exception - (?:Request )?timed out\b|\blitellm\.Timeout:)/;
+/**
+ * Ollama's runner failing on a request (server/routes.go and llm/server.go answer 500 with "an unknown error
+ * was encountered while running the model", or "model runner has unexpectedly stopped, this may be due to
+ * resource limitations or an internal error"): gateway.server_error's, however a client relays it.
+ */
+export const OLLAMA_RUNNER_FAILED = /an unknown error was encountered while running the model|model runner has unexpectedly stopped, this may be due to resource limitations or an internal error/;
 
 /**
  * PyTorch c10d's warnings (`[W socket.cpp:663] [c10d] …`, newer `[W1201 18:42:51.79 socket.cpp:752] [c10d] …`):
@@ -108,9 +121,7 @@ export const networkRules = defineRules([
     ],
     // NCCL's own socket layer (its WARN lines and the "Last error:" copy PyTorch prints) is nccl.error.
     // A kubelet probe's connection error is the probe's (k8s.probe_failed), not the run's network.
-    // LiteLLM names every failure of its provider client APIConnectionError, whatever it carried: a read
-    // timeout ("… OpenAIException - timed out") is api.request_timeout's, an Ollama 500 body ("an unknown
-    // error was encountered while running the model") gateway.server_error's.
+    // (LiteLLM's APIConnectionError carrying a read timeout or an Ollama 500 body is read by what it carries.)
     unless: [
       /NCCL WARN/,
       NCCL_SOCKET_LINE,
@@ -118,8 +129,8 @@ export const networkRules = defineRules([
       TRACKER_NOISE,
       C10D_WARNING,
       /\b(?:Liveness|Readiness|Startup) probe failed: /,
-      /\bAPIConnectionError\b.{0,160}?(?:\w+Exception - (?:Request )?timed out\b|\blitellm\.Timeout:)/,
-      /an unknown error was encountered while running the model|model runner has unexpectedly stopped, this may be due to resource limitations/,
+      LITELLM_WRAPPED_TIMEOUT,
+      OLLAMA_RUNNER_FAILED,
     ],
     strength: 58,
     // The kube-apiserver failing to reach a Pod's kubelet for exec/logs ("error dialing backend: dial tcp
