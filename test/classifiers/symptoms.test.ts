@@ -308,12 +308,17 @@ describe('a 5xx status that quotes the error behind it', () => {
   it("is the quoted failure: dockerd could not reach the registry, so it is network.error", () => {
     const d = classifyText(dockerd('Get "https://registry-1.docker.io/v2/": net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers)'));
     expect(d.class).toBe('network.error');
-    expect(d.secondary).toContain('gateway.5xx');
-    expect(d.hint).toMatch(/only the server relaying that error/);
+    // The relaying line is the daemon's pull failing (sandbox.failure), never a model gateway's 5xx.
+    expect(d.secondary).toContain('sandbox.failure');
+    expect(d.secondary ?? []).not.toContain('gateway.5xx');
   });
 
-  it('stays gateway.5xx when the quoted text names no failure of its own', () => {
-    expect(classifyText(dockerd('something went wrong')).class).toBe('gateway.5xx');
+  it("is the image pull failing when the quoted text names no failure of its own: the Docker daemon is no model gateway", () => {
+    expect(classifyText(dockerd('something went wrong')).class).toBe('sandbox.failure');
+    // Any endpoint of the daemon is the container runtime answering (docker-py names it http+docker://).
+    expect(classifyText('docker.errors.APIError: 500 Server Error for http+docker://localhost/v1.43/containers/9f2c/start: Internal Server Error ("failed to create task for container: unknown")\n').class).toBe('sandbox.failure');
+    // requests' HTTPError wording of the same pull ("… for url: http+docker://…/images/create?…"): the registry's 429 relayed.
+    expect(classifyText("Container start error: APIError(HTTPError('429 Client Error: Too Many Requests for url: http+docker://localhost/v1.51/images/create?tag=36dbf&fromImage=namanjain12%2Fnumpy_final'))\n").class).toBe('sandbox.failure');
   });
 
   it("a proxy's 502 page for a sandbox that is not running is the sandbox (E2B's SDK wording)", () => {

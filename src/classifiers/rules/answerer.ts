@@ -20,8 +20,8 @@ const MODEL_API_HOST = /\b(?:bedrock-runtime|runtime\.sagemaker|[\w-]+\.amazonaw
 export const ANSWERERS: readonly Answerer[] = [
   {
     who: 'registry',
-    source: 'OCI distribution spec / Docker Registry HTTP API v2 (endpoints /v2/<name>/manifests/<ref>, /v2/<name>/blobs/<digest>); Docker Hub rate limiting ("toomanyrequests: You have reached your pull rate limit", docs.docker.com/docker-hub/download-rate-limit); registry hosts registry-1.docker.io, ghcr.io, quay.io, nvcr.io, gcr.io, *.pkg.dev, *.dkr.ecr.*, *.azurecr.io',
-    re: /\/v2\/[\w.\/-]{1,300}\/(?:manifests|blobs)\/|\bregistry-1\.docker\.io\b|\b(?:ghcr|quay|nvcr|gcr|mcr)\.io\/|\.pkg\.dev\/|\.dkr\.ecr\.[\w-]+\.amazonaws\.com|\.azurecr\.io\b|\btoomanyrequests\b|pull rate limit|download-rate-limit/,
+    source: 'OCI distribution spec / Docker Registry HTTP API v2 (endpoints /v2/<name>/manifests/<ref>, /v2/<name>/blobs/<digest>); the pull endpoint of the Docker Engine API (`POST /images/create?fromImage=…`, docker-py images.pull: the daemon relays the status of the registry, a 429 being the pull rate limit of Docker Hub); Docker Hub rate limiting ("toomanyrequests: You have reached your pull rate limit", docs.docker.com/docker-hub/download-rate-limit); registry hosts registry-1.docker.io, ghcr.io, quay.io, nvcr.io, gcr.io, *.pkg.dev, *.dkr.ecr.*, *.azurecr.io',
+    re: /\/v2\/[\w.\/-]{1,300}\/(?:manifests|blobs)\/|http\+docker:\/\/[^\s/]{1,100}(?:\/v[\d.]+)?\/images\/create\b|\bregistry-1\.docker\.io\b|\b(?:ghcr|quay|nvcr|gcr|mcr)\.io\/|\.pkg\.dev\/|\.dkr\.ecr\.[\w-]+\.amazonaws\.com|\.azurecr\.io\b|\btoomanyrequests\b|pull rate limit|download-rate-limit/,
   },
   {
     who: 'kubelet',
@@ -30,17 +30,10 @@ export const ANSWERERS: readonly Answerer[] = [
   },
   {
     who: 'sandbox',
-    source: "sandbox runtimes' APIs and ingresses, by host or path: OpenHands remote runtime (<id>.eval-runtime.all-hands.dev, runtime.all-hands.dev), Daytona toolbox (/toolbox/ paths; daytona SDK intercept_errors prefixes \"Failed to execute command: \" etc. over the OpenAPI client's \"(<status>) Reason: <phrase>\"), E2B (*.e2b.dev, *.e2b.app), any host label runtime / sandbox(es) that is not a cloud model API; the sandbox SDKs' own exception classes (rules/sandbox-sdk-vocab.ts: modal.exception.*, e2b.exceptions.*, daytona errors and OpenAPI clients, runloop_api_client.*), whose \"rate limit\" or 4xx is the sandbox provider's",
-    re: /\b(?:modal\.exception|e2b(?:_code_interpreter)?\.exceptions|runloop_api_client(?:\._exceptions)?|daytona(?:_sdk)?\.(?:common\.)?errors|daytona_(?:api|toolbox_api)_client(?:_async)?\.exceptions)\.[A-Z]\w{2,60}|https?:\/\/(?:[\w-]+\.)*(?:[\w]+-)?(?:runtime|sandbox|sandboxes)(?:-[\w]+)?\.[\w.-]+|https?:\/\/(?:[\w-]+\.)*(?:daytona|e2b)\.(?:dev|app|io)\b|\/(?:toolbox|sandboxes?)\/[\w.-]|\bFailed to (?:execute (?:session )?command|run code|create sandbox|start sandbox|upload files?|download files?|create session): \(\d{3}\)\s*Reason: /i,
+    source: "sandbox runtimes' APIs and ingresses, by host or path: OpenHands remote runtime (<id>.eval-runtime.all-hands.dev, runtime.all-hands.dev), Daytona toolbox (/toolbox/ paths; daytona SDK intercept_errors prefixes \"Failed to execute command: \" etc. over the OpenAPI client's \"(<status>) Reason: <phrase>\"), E2B (*.e2b.dev, *.e2b.app), any host label runtime / sandbox(es) that is not a cloud model API; the sandbox SDKs' own exception classes (rules/sandbox-sdk-vocab.ts: modal.exception.*, e2b.exceptions.*, daytona errors and OpenAPI clients, runloop_api_client.*), whose \"rate limit\" or 4xx is the sandbox provider's; the Docker daemon as docker-py names it (\"500 Server Error for http+docker://localhost/…\": the container runtime answered; the error it quotes is read first by relations.ts relayed-status, and its pull endpoint is the registry's above)",
+    re: /\bfor (?:url: )?http\+docker:\/\/|\b(?:modal\.exception|e2b(?:_code_interpreter)?\.exceptions|runloop_api_client(?:\._exceptions)?|daytona(?:_sdk)?\.(?:common\.)?errors|daytona_(?:api|toolbox_api)_client(?:_async)?\.exceptions)\.[A-Z]\w{2,60}|https?:\/\/(?:[\w-]+\.)*(?:[\w]+-)?(?:runtime|sandbox|sandboxes)(?:-[\w]+)?\.[\w.-]+|https?:\/\/(?:[\w-]+\.)*(?:daytona|e2b)\.(?:dev|app|io)\b|\/(?:toolbox|sandboxes?)\/[\w.-]|\bFailed to (?:execute (?:session )?command|run code|create sandbox|start sandbox|upload files?|download files?|create session): \(\d{3}\)\s*Reason: /i,
   },
 ];
-
-/**
- * docker-py's APIError names the daemon it called ("500 Server Error for http+docker://localhost/…:
- * Internal Server Error (\"<daemon error>\")"): the daemon answered, and the registry URL inside is the
- * error it quotes (relations.ts relayed-status reads that), not the answerer.
- */
-const DAEMON_ANSWERED = /\bfor http\+docker:\/\//;
 
 /** BuildKit's step output ("#3 ERROR: …", "ERROR: failed to solve: …") and docker build: a pull during a build. */
 const BUILD_SHAPE = /^\s*#\d+ (?:ERROR|\d+\.\d+)|failed to solve|\bdocker(?:-compose| compose)? build\b|\bbuildx\b|\bFROM [\w./:-]+|Booting builder/;
@@ -48,7 +41,7 @@ const BUILD_SHAPE = /^\s*#\d+ (?:ERROR|\d+\.\d+)|failed to solve|\bdocker(?:-com
 /** The answerer the line shows (among `only`), or undefined. */
 function answererOf(line: string, only?: readonly Answerer['who'][]): Answerer['who'] | undefined {
   const a = ANSWERERS.find((x) => (!only || only.includes(x.who)) && x.re.test(line));
-  if (!a || (a.who === 'sandbox' && MODEL_API_HOST.test(line)) || DAEMON_ANSWERED.test(line)) return undefined;
+  if (!a || (a.who === 'sandbox' && MODEL_API_HOST.test(line))) return undefined;
   return a.who;
 }
 

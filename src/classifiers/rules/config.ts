@@ -193,6 +193,31 @@ export const configRules = defineRules([
     hint: 'The port is already in use on this host (EADDRINUSE): an earlier run still holds it or two jobs share one MASTER_PORT / server port. Pick a free port per job (e.g. --master-port / --rdzv-endpoint with a job-specific port) and make sure old processes are gone.',
   },
   {
+    // The server has no such route: the client's base URL or path is wrong (the OpenAI-compatible API lives
+    // under /v1), not a model the server lacks. Go's net/http NotFound handler and gin's default 404 body
+    // ("404 page not found": Ollama, Go gateways), Starlette's default 404 for an unmounted path
+    // ({"detail":"Not Found"}: vLLM, SGLang, LiteLLM proxy, any FastAPI server), OpenAI's own API for a path
+    // it does not serve ("Invalid URL (POST /v1/chat/completion)"). A model the server lacks is worded
+    // otherwise (vLLM "The model `x` does not exist", Ollama "model 'x' not found"): gateway.4xx.
+    id: 'config.endpoint_route',
+    class: 'config.error',
+    patterns: [/\b404 page not found\b/, /["']detail["']:\s?["']Not Found["']/, /\bInvalid URL \((?:GET|POST|PUT|PATCH|DELETE) \/[^)\s]{0,200}\)/],
+    strength: 80,
+    why: 'the server answered 404 for a route it does not have: the client called a wrong URL path',
+    hint: "The server has no such route (a 404 for the path, not for a model): the client's base URL is wrong. OpenAI-compatible servers (vLLM, SGLang, Ollama, LiteLLM) serve under /v1 (base_url http://host:port/v1, the SDK appends /chat/completions); check the path the client printed against the server's routes.",
+  },
+  {
+    // vLLM's OpenAI server refusing tool calls it was not launched for (entrypoints/openai/serving_chat.py:
+    // "\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set"): a 400 that
+    // names the server's own launch flags, so the serving configuration is what to change.
+    id: 'config.server_launch_flag',
+    class: 'config.error',
+    patterns: [/"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set/],
+    strength: 80,
+    why: "the inference server rejected the request for a feature its launch flags did not enable",
+    hint: 'The vLLM server was started without tool calling: relaunch it with --enable-auto-tool-choice and the --tool-call-parser of the model family (hermes, llama3_json, mistral, qwen3_coder …), or have the client send tool_choice other than "auto".',
+  },
+  {
     // The SDKs refusing to build a client without a key: openai-python ("The api_key client option must be
     // set either by passing api_key to the client or by setting the OPENAI_API_KEY environment variable";
     // newer "Missing credentials. Please pass an `api_key` … or set the `OPENAI_API_KEY` … environment

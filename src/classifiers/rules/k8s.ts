@@ -71,6 +71,9 @@ export const k8sRules = defineRules([
       // The registry's own answers (docker/distribution errcode: MANIFEST_UNKNOWN "manifest unknown", DENIED;
       // Docker Hub's pull rate limit "toomanyrequests: You have reached your pull rate limit").
       /pull access denied|manifest unknown/,
+      // dockerd's own pull failure, old and new (moby distribution/pull.go "Error pulling image (%s) from %s,
+      // %v"; the legacy "Error while pulling image: …"), the registry's error after it.
+      /\bError (?:while )?pulling image\b/,
       /\btoomanyrequests: You have reached your pull rate limit|\bTOOMANYREQUESTS: /,
       // podman/buildah/skopeo (containers/image docker/docker_image_src.go): reading the image's manifest
       // from its registry failed ("Error: initializing source docker://quay.io/x: toomanyrequests: …",

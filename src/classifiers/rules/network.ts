@@ -94,6 +94,9 @@ export const networkRules = defineRules([
       /net\/http: request canceled while waiting for connection/,
       /\b(?:RemoteProtocolError|ServerDisconnectedError|ClientConnectorError)\b|Cannot connect to host \S/,
       /\bDistNetworkError\b|\bRendezvousConnectionError\b|socket has timed out after \d+m?s while trying to connect to/,
+      // c10d's older TCP connect (torch ≤ 1.11, csrc/distributed/c10d/Utils.cpp tcputil::connect) on the
+      // TCPStore / rendezvous endpoint: "connect() timed out. Original timeout was 60000 ms.".
+      /connect\(\) timed out\. Original timeout was \d+ ?ms/,
       /The client socket has failed to connect to any network address of \(/,
       // TCPStore server waiting for ranks that never arrived (c10d/TCPStore.cpp, DistStoreError) and the
       // elastic rendezvous giving up (RendezvousTimeoutError): the job never assembled.

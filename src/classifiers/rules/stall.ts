@@ -5,7 +5,7 @@
 import { defineRules } from '../rule.js';
 
 /** Where a stalled thread waits: the API the run called, named by the outermost frame of its wait chain. */
-export type WaitKind = 'collective' | 'gpu-kernel' | 'http' | 'dataloader' | 'queue-lock' | 'subprocess' | 'ray' | 'asyncio' | 'socket' | 'python' | 'os-wait' | 'unknown';
+export type WaitKind = 'collective' | 'gpu-kernel' | 'http' | 'dataloader' | 'queue-lock' | 'build-lock' | 'subprocess' | 'ray' | 'asyncio' | 'socket' | 'python' | 'os-wait' | 'unknown';
 
 export interface WaitFrame {
   kind: WaitKind;
@@ -31,6 +31,11 @@ export const WAIT_FRAMES: readonly WaitFrame[] = [
   // Every c10d entry point (all_reduce, barrier, broadcast, recv, monitored_barrier, the store-based
   // barrier of init_process_group) and the logging wrapper around them.
   { kind: 'collective', file: /torch\/distributed\/(?:distributed_c10d|c10d_logger|_functional_collectives|rendezvous)\.py$/ },
+  // torch.utils.cpp_extension's JIT build: a process that finds the build folder's `lock` file polls
+  // (FileBaton.wait: `while os.path.exists(lock): time.sleep(...)`) until the builder removes it; a build
+  // that was killed never does (DeepSpeed's and vLLM's ops, any `load()` extension).
+  { kind: 'build-lock', file: /torch\/utils\/file_baton\.py$/, fn: /^wait$/ },
+  { kind: 'build-lock', file: /torch\/utils\/cpp_extension\.py$/, fn: /^(?:_jit_compile|load|load_inline)$/, apiOnly: true },
   { kind: 'dataloader', file: /torch\/utils\/data\/dataloader\.py$/, fn: /^(?:_try_get_data|_get_data|_next_data|__next__|_shutdown_workers)$/, apiOnly: true },
   { kind: 'ray', file: /ray\/_private\/(?:worker|client_mode_hook)\.py$/, fn: /^(?:get|wait|get_objects|wrapper)$/ },
   { kind: 'subprocess', file: /(?:^|\/)subprocess\.py$/, fn: /^(?:wait|_wait|_try_wait|communicate|_communicate|run|call|check_call|check_output)$/ },
@@ -46,7 +51,9 @@ export const WAIT_FRAMES: readonly WaitFrame[] = [
 export const HELPER_BOTTOM = /^(?:_bootstrap|_bootstrap_inner|_worker|_worker_loop|_pin_memory_loop|_handle_workers|_handle_results|_handle_tasks|_spawn_main|_main)$/;
 
 export function waitFrameOf(path: string, fn: string | null): WaitFrame | undefined {
-  return WAIT_FRAMES.find((w) => w.file.test(path) && (!w.fn || (fn !== null && w.fn.test(fn))));
+  // CPython on Windows prints `…\Lib\site-packages\torch\utils\file_baton.py`.
+  const p = path.includes('\\') ? path.replace(/\\/g, '/') : path;
+  return WAIT_FRAMES.find((w) => w.file.test(p) && (!w.fn || (fn !== null && w.fn.test(fn))));
 }
 
 /** A decorator's frame (c10d_logger's `wrapper`) names nothing: the call under it does. */
@@ -90,7 +97,7 @@ export function waitChainAt(frames: readonly { path: string; fn: string | null }
  * found by their `File "` prefix.
  */
 export const PY_SPY_FRAME_KEYS: readonly string[] = [
-  'torch/cuda/', 'torch/distributed/', 'torch/utils/data/', 'ray/_private/', 'subprocess.py:', 'multiprocessing/',
+  'torch/cuda/', 'torch/distributed/', 'torch/utils/data/', 'file_baton.py:', 'cpp_extension.py:', 'ray/_private/', 'subprocess.py:', 'multiprocessing/',
   'http/client.py:', 'urllib/request.py:', 'urllib3/', 'requests/', 'httpx/', 'httpcore/', '_base_client.py:', 'socket.py:', 'ssl.py:',
   'asyncio/', 'queue.py:', 'threading.py:', 'concurrent/futures/', 'selectors.py:',
   // Native frames of `py-spy dump --native` (`pthread_cond_timedwait (libc.so.6)`, `take_gil (python3.12)`).
@@ -103,6 +110,7 @@ export const WHERE_WORDS: Record<WaitKind, string> = {
   http: 'an HTTP call',
   dataloader: 'the DataLoader',
   'queue-lock': 'a queue or lock',
+  'build-lock': "the lock of a C++/CUDA extension build (torch.utils.cpp_extension)",
   subprocess: 'a child process',
   ray: 'a Ray object or task (ray.get / ray.wait)',
   asyncio: 'an idle asyncio event loop',
@@ -118,6 +126,7 @@ export const WHERE_HINTS: Record<WaitKind, string> = {
   http: 'The run waits for an HTTP response that never comes: give the client a timeout (openai/httpx/requests `timeout=`), and check the server it calls (`fdiag preflight --gateway URL`).',
   dataloader: 'A DataLoader worker stopped delivering batches: a worker deadlocked after fork or died silently; num_workers=0 shows its error, and a too small /dev/shm is a usual cause (`fdiag preflight`).',
   'queue-lock': 'The run waits on a queue or lock that nothing releases: the producer (another thread or process) died or waits itself; the other threads’ stacks in stacks/ show which.',
+  'build-lock': "The run waits for another process's JIT build of a C++/CUDA extension to release its lock file (torch.utils.cpp_extension's FileBaton): a build that was killed or crashed leaves the `lock` file behind and every later run waits forever. Delete `<extensions root>/<extension>/lock` (TORCH_EXTENSIONS_DIR, by default ~/.cache/torch_extensions/py<ver>_cu<ver>/; the log's \"Using … as PyTorch extensions root\" names it) with no build running, then rerun.",
   subprocess: 'The run waits for a child process that does not end; its stack is among the stacks in the bundle.',
   ray: 'The run waits for a Ray task or actor result that never arrives: the task is pending (no node has the resources it asks for: `ray status`) or its worker hangs (`ray stack` on its node).',
   asyncio: 'The event loop has nothing to run: every task awaits something that never completes (a response without a timeout, a future nobody sets); `asyncio.all_tasks()` or py-spy shows what they await.',
@@ -352,6 +361,12 @@ export const LOG_ENDINGS: readonly LogEnding[] = [
     producer: 'torchelastic rendezvous/dynamic_rendezvous.py ("The node \'…\' attempts to join the next round of the rendezvous \'…\'.")',
     re: /attempts to join the next round of the rendezvous/,
     awaits: 'the other nodes to join the torchrun rendezvous',
+  },
+  {
+    producer: 'torch.utils.cpp_extension _get_build_directory ("Using %s as PyTorch extensions root...", printed by a verbose load() before it takes the build folder\'s lock; DeepSpeed\'s op builder and other JIT extensions load through it): with nothing after it, the process polls the lock file (FileBaton.wait) of a build that another process runs, or that a killed build left behind',
+    re: /^Using \S.* as PyTorch extensions root\.\.\./,
+    atHead: true,
+    awaits: "the lock of a C++/CUDA extension build (torch.utils.cpp_extension's FileBaton) held by another process, or left behind by a build that was killed: delete `<extensions root>/<extension>/lock` with no build running and rerun",
   },
   {
     producer: 'vLLM distributed/device_communicators/pynccl.py PyNcclCommunicator ("vLLM is using nccl==%s", just before ncclCommInitRank)',
