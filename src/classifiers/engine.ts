@@ -20,6 +20,7 @@ import { RULES, type RuleId } from './rules/index.js';
 import { LAST_ENQUEUED_RE, P2P_DISABLED_RE, P2P_TRANSPORT_RE } from './rules/nccl.js';
 import { TOKENS_RE } from './rules/harbor.js';
 import { isValidationSite } from './rules/validation.js';
+import { isGraderFrame } from './rules/eval-harness.js';
 import { isServerStart, SERVER_STARTS } from './rules/server-start.js';
 import { RETRIED_STRENGTH, RETRYABLE, RETRYING_RE } from './rules/severity.js';
 import { PY_SPY_FRAME_KEYS } from './rules/stall.js';
@@ -871,7 +872,7 @@ export class Engine implements LogClassifier {
       const p = splitPrefix(line);
       const f = parseFrame(p.rest);
       // The import machinery's frozen frames only pass an import on: the frame before them is where it happened.
-      if (f && !f.path.startsWith('<frozen ')) markFrame(fs, p.stream, lineNumber, f.library, isValidationSite(f.path, f.fn), f.checkout);
+      if (f && !f.path.startsWith('<frozen ')) markFrame(fs, p.stream, lineNumber, f.library, isValidationSite(f.path, f.fn), f.checkout, isGraderFrame(f.path));
     }
     if (fs) {
       if (mask & CX.rootCause) (fs.inRootCause = true), (fs.rootEntry = {});
@@ -918,7 +919,7 @@ function tracebackEndAt(fs: FileState, lineNumber: number, line: string): Traceb
   if (p.rest === '' || /^\s/.test(p.rest)) return undefined;
   const mark = fs.frames.get(p.stream);
   if (!mark || lineNumber <= mark.line || lineNumber - mark.line > TRACEBACK_TAIL_LINES) return undefined;
-  return { whose: mark.library === null ? 'unattributed' : mark.library ? 'library' : 'own', site: mark.site, checkout: mark.checkout };
+  return { whose: mark.library === null ? 'unattributed' : mark.library ? 'library' : 'own', site: mark.site, checkout: mark.checkout, grader: mark.grader };
 }
 
 /** The last traceback line of a stream: where it is, whose code its frame is (null: the header), and whether that frame is a validation site. */
@@ -928,6 +929,8 @@ interface FrameMark {
   site: boolean;
   /** The frame is in a framework's source checkout (logline.isFrameworkCheckoutPath). */
   checkout: boolean;
+  /** The frame is an evaluation harness's grading code (rules/eval-harness.ts GRADER_FRAME). */
+  grader: boolean;
 }
 
 /** How a traceback ended: whose code its innermost frame is (unattributed: a header with its frames cut), and whether that frame is a validation site. */
@@ -936,6 +939,8 @@ interface TracebackEnd {
   site: boolean;
   /** The innermost frame is in a framework's source checkout: 'own' by path, but not the run's own code for 'not-own'. */
   checkout?: boolean;
+  /** The innermost frame is an evaluation harness's grading code. */
+  grader?: boolean;
 }
 
 /** `got` undefined: the line ends no traceback. */
@@ -943,13 +948,14 @@ function raisedInMatches(want: RaisedIn, got: TracebackEnd | undefined): boolean
   if (want === 'not-own') return got?.whose !== 'own' || got.checkout === true;
   if (got === undefined) return false;
   if (want === 'validation-site') return got.site;
+  if (want === 'grader') return got.grader === true;
   return want === 'any' || want === got.whose;
 }
 
 /** Note the last traceback line of a stream that says where the traceback is: a frame (library or own) or its header (null). */
-function markFrame(fs: FileState, stream: string, lineNumber: number, library: boolean | null, site: boolean, checkout = false): void {
+function markFrame(fs: FileState, stream: string, lineNumber: number, library: boolean | null, site: boolean, checkout = false, grader = false): void {
   const frames = (fs.frames ??= new Map());
-  if (frames.size < MAX_RANKS_TRACKED || frames.has(stream)) frames.set(stream, { line: lineNumber, library, site, checkout });
+  if (frames.size < MAX_RANKS_TRACKED || frames.has(stream)) frames.set(stream, { line: lineNumber, library, site, checkout, grader });
 }
 
 /** Logged at an information level, before or after its stream prefix (vLLM's `INFO 12-02 10:00:00 [x.py:1]` is cut off with the prefix). */

@@ -10,9 +10,10 @@ export type Section = 'log' | 'agent' | 'verifier' | 'result';
 /**
  * Whose code a traceback's innermost frame is in: the run's own, a library's, or either; or what kind of
  * code: a validation site (rules/validation.ts VALIDATION_SITE, own or library); or 'not-own': anything but
- * the run's own code, a line with no traceback frames before it included (a pasted exception line).
+ * the run's own code, a line with no traceback frames before it included (a pasted exception line);
+ * 'grader': an evaluation harness's grading code (rules/eval-harness.ts GRADER_FRAME).
  */
-export type RaisedIn = 'own' | 'library' | 'any' | 'validation-site' | 'not-own';
+export type RaisedIn = 'own' | 'library' | 'any' | 'validation-site' | 'not-own' | 'grader';
 
 /** Values a rule pulls out of its line; all optional, all small. */
 export interface Extracted {

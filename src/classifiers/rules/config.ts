@@ -218,6 +218,18 @@ export const configRules = defineRules([
     hint: 'The vLLM server was started without tool calling: relaunch it with --enable-auto-tool-choice and the --tool-call-parser of the model family (hermes, llama3_json, mistral, qwen3_coder …), or have the client send tool_choice other than "auto".',
   },
   {
+    // Open MPI / PRRTE mapping more processes than the hosts declare slots for (help-orte-rmaps-base.txt,
+    // prte help-prte-rmaps-base.txt "orte-rmaps-base:alloc-error": "There are not enough slots available
+    // in the system to satisfy the N slots that were requested by the application"): mpirun / horovodrun
+    // -np larger than the hostfile's or -H host:slots' count.
+    id: 'config.mpi_slots',
+    class: 'config.error',
+    patterns: [/There are not enough slots available in the system to satisfy the \d+/],
+    strength: 80,
+    why: 'mpirun was asked for more processes than the hosts it was given declare slots for',
+    hint: 'mpirun / horovodrun asked for more processes (-np) than the hosts it was given have slots: list the slots per host (-H localhost:8, or "host slots=8" in the hostfile), lower -np, or pass --oversubscribe if more processes than cores is intended.',
+  },
+  {
     // The SDKs refusing to build a client without a key: openai-python ("The api_key client option must be
     // set either by passing api_key to the client or by setting the OPENAI_API_KEY environment variable";
     // newer "Missing credentials. Please pass an `api_key` … or set the `OPENAI_API_KEY` … environment

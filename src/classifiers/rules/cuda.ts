@@ -215,6 +215,19 @@ export const cudaRules = defineRules([
     hint: 'GPU memory ran out in TensorFlow/JAX: lower the batch size, or for JAX set XLA_PYTHON_CLIENT_MEM_FRACTION / XLA_PYTHON_CLIENT_PREALLOCATE=false when several processes share a GPU.',
   },
   {
+    // XLA's rematerialization pass warning that the compiled program will not fit the device's memory
+    // (xla/service/hlo_rematerialization.cc: "Can't reduce memory use below 26.14GiB (…) by
+    // rematerialization; only reduced to 34.30GiB (…)"). A warning: the allocation that then fails
+    // (RESOURCE_EXHAUSTED, cuda.oom.framework) or a crash after it is decided by this, when nothing
+    // stronger is there.
+    id: 'cuda.oom.xla_remat',
+    class: 'cuda.oom',
+    patterns: [/Can't reduce memory use below [\d.]+ ?[KMGT]i?B \(\d+ bytes\) by rematerialization; only reduced to/],
+    strength: 40,
+    why: "XLA could not fit the compiled program into the device's memory, even by recomputing activations",
+    hint: 'XLA could not bring the program under the device memory budget (the rematerialization warning names how far it got): the step needs more GPU memory than there is. Lower the per-device batch or sequence length, shard the model further (more devices for FSDP/tensor parallelism), or let XLA use more of the GPU (XLA_PYTHON_CLIENT_MEM_FRACTION, no other process on it).',
+  },
+  {
     // TensorRT's logger ("[TRT] [E] 1: [defaultAllocator.cpp::allocate::20] Error Code 1: Cuda Runtime (out
     // of memory)") and its builder asking for more than is free.
     id: 'cuda.oom.tensorrt',

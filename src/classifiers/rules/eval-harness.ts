@@ -8,8 +8,34 @@
 // apply", "error: while searching for:") and GNU patch's ("Hunk #N FAILED
 // at M.", "N out of M hunks FAILED -- saving rejects to file …").
 import { defineRules } from '../rule.js';
+import { FINAL_EXCEPTION_RE } from './usercode.js';
+
+/**
+ * The grading code of evaluation harnesses, by source path (installed or a checkout): SWE-bench's harness
+ * (swebench/harness/, a clone's harness/ beside it), BigCodeBench's evaluator (bigcodebench/evaluate.py,
+ * bigcodebench/eval/), EvalPlus (evalplus/evaluate.py, evalplus/eval/), OpenAI human-eval
+ * (human_eval/execution.py, evaluation.py), LiveCodeBench (lcb_runner/evaluation/), Terminal-Bench's
+ * harness and parsers (terminal_bench/harness/, terminal_bench/parsers/), Harbor's verifier (harbor/verifier/).
+ * An exception raised there is the grader failing: the instance gets no score, not a bug of the run's code.
+ */
+export const GRADER_FRAME = /(?:^|[\/\\])(?:swebench[\/\\]harness|SWE-bench(?:-[\w.]+)?[\/\\](?:swebench[\/\\])?harness|bigcodebench[\/\\](?:evaluate\.py|eval[\/\\])|evalplus[\/\\](?:evaluate\.py|eval[\/\\])|human_eval[\/\\](?:execution|evaluation)\.py|lcb_runner[\/\\]evaluation|terminal_bench[\/\\](?:harness|parsers)|harbor[\/\\]verifier)(?:[\/\\.]|$)/;
+
+export const isGraderFrame = (path: string): boolean => GRADER_FRAME.test(path);
 
 export const evalHarnessRules = defineRules([
+  {
+    // A traceback whose innermost frame is a grader's own code (GRADER_FRAME): the evaluator crashed on the
+    // instance (BigCodeBench's evaluate parsing its own arguments, SWE-bench's harness setting up its
+    // testbed), so no reward exists. Above the bare exception (20): the same line, read by where it was raised.
+    id: 'harness.grader_exception',
+    class: 'verifier.failure',
+    patterns: [FINAL_EXCEPTION_RE],
+    unless: [/\bexcept\b|\braise\b|^\s*#|isinstance\(/, /Warning\b/],
+    raisedIn: 'grader',
+    strength: 24,
+    why: "an exception raised in the evaluation harness's own grading code: the grader crashed, so the instance has no score",
+    hint: "The evaluation harness itself raised (its innermost frame is the grader's code, not the agent's or the run's): the instance was never graded, so it has no reward, not a reward of 0. Check the harness version and its arguments against the instance, fix or pin the harness, and re-run the evaluation of the affected instances.",
+  },
   {
     id: 'harness.swebench_ungraded',
     class: 'verifier.failure',

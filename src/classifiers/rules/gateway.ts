@@ -24,6 +24,16 @@ const HTTP_CLIENT_STATUSES = new Set([400, 401, 402, 403, 404, 405, 406, 407, 40
  * engine/exceptions.py (EngineDeadError "EngineCore encountered an issue. See stack trace (above) for the
  * root cause."). The engine's own failure is logged beside it; relations.ts (SYMPTOMS) makes it give way.
  */
+/**
+ * A Node web framework's access line for a model-API route ("--> POST /v1/chat/completions 400 976ms":
+ * hono/logger and koa-logger; morgan's dev format "POST /v1/chat/completions 500 12.345 ms - 45"; the same
+ * with the method bracketed): the gateway answering that status. Only model-API routes (OpenAI-compatible
+ * /v1/*, Anthropic /v1/messages, Ollama /api/chat|generate, TGI /generate): another route's status says
+ * nothing of the model call.
+ */
+const MODEL_ROUTE = String.raw`\/(?:v1\/)?(?:chat\/completions|completions|messages|responses|embeddings)\b|\/api\/(?:chat|generate)\b|\/generate(?:_stream)?\b`;
+const nodeAccessLine = (status: string): RegExp => new RegExp(String.raw`\b(?:POST|GET|PUT)\]?(?: -)? \S{0,200}?(?:${MODEL_ROUTE})\S{0,100} (${status}) \d+(?:\.\d+)? ?ms\b`);
+
 export const ENGINE_DEAD_WORDING: readonly RegExp[] = [
   /\b(?:MQLLMEngine|AsyncLLMEngine) is already dead/,
   /\b(?:MQ|Async)?EngineDeadError\b|EngineCore encountered an issue/,
@@ -98,6 +108,10 @@ export const gatewayRules = defineRules([
       // later %q-quoted), a 404.
       /Input validation error: `\w{1,40}` must /,
       /model ['"][^'"\s]{1,200}['"] not found, try pulling it first/,
+      // OpenAI's request validation of a parameter the model does not take (code unsupported_parameter /
+      // unsupported_value, 400): "Unsupported parameter: 'max_tokens' is not supported with this model. Use
+      // 'max_completion_tokens' instead.", "Unsupported value: 'temperature' does not support 0.7 with this model."
+      /Unsupported (?:parameter|value): '[\w.]{1,60}' (?:is not supported|does not support)/,
     ],
     strength: 65,
     extract: byAnswerer(statusOf),
@@ -107,7 +121,7 @@ export const gatewayRules = defineRules([
   {
     id: 'gateway.access_log_4xx',
     class: 'gateway.4xx',
-    patterns: [/"(?:POST|GET|PUT) [^"]{1,300} HTTP\/\d(?:\.\d)?" (40[0-9]|41[0-9]|42[0-9])\b/, /\bHTTP\/\d(?:\.\d)? (40[0-9]|41[0-9]|42[0-9]) [A-Z]/],
+    patterns: [/"(?:POST|GET|PUT) [^"]{1,300} HTTP\/\d(?:\.\d)?" (40[0-9]|41[0-9]|42[0-9])\b/, /\bHTTP\/\d(?:\.\d)? (40[0-9]|41[0-9]|42[0-9]) [A-Z]/, nodeAccessLine('4[0-2]\\d')],
     strength: 55,
     extract: byAnswerer((_l, m) => ({ httpStatus: Number(m[1]) })),
     why: 'the server access log shows requests answered with a 4xx status',
@@ -125,6 +139,7 @@ export const gatewayRules = defineRules([
       /Bad Gateway|Service Unavailable|ServiceUnavailableError|Gateway Time-?out/,
       /Error code: 5\d\d\b|Server error '5\d\d/,
       /HTTP\/\d(?:\.\d)?"? 5\d\d\b/,
+      nodeAccessLine('5\\d\\d'),
       /(?:\b|MQ|Async)EngineDeadError\b/,
       /upstream connect error or disconnect\/reset before headers|no healthy upstream/,
       /overloaded_error/,
@@ -168,7 +183,8 @@ export const gatewayRules = defineRules([
       // LiteLLM's APIConnectionError carrying the provider client's read timeout (network.ts LITELLM_WRAPPED_TIMEOUT).
       LITELLM_WRAPPED_TIMEOUT,
     ],
-    unless: [TRACKER_NOISE, /\bexcept\b/, /Timed out while waiting for GCS/, /Watchdog|WorkNCCL|Timeout\(ms\)=/, HARNESS_TIMEOUTS],
+    // (asyncio's "TimeoutError: [Errno 10060] Connect call failed (…)" is a connection never made: network.ts.)
+    unless: [TRACKER_NOISE, /\bexcept\b/, /Timed out while waiting for GCS/, /Watchdog|WorkNCCL|Timeout\(ms\)=/, HARNESS_TIMEOUTS, /\bConnect call failed \(/],
     strength: 50,
     // A bare TimeoutError is also how harness timeouts (asyncio.wait_for) surface; the resolver drops it
     // when the same file names the harness timeout.

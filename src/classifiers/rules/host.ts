@@ -240,6 +240,8 @@ export const hostRules = defineRules([
       /died due to signal 9 \(Kill signal\)/,
       // CPython's CalledProcessError for a child killed by a signal: "Command '[…]' died with <Signals.SIGKILL: 9>."
       /died with <Signals\.SIGKILL: 9>/,
+      // slurmctld's job completion record for a batch step that died of SIGKILL (job_mgr.c _job_complete).
+      /\b_job_complete: JobId=\d+ WTERMSIG 9\b/,
       // Go's os/exec ExitError for a SIGKILLed child (ProcessState.String: "signal: killed"), as Go servers
       // report their runner: Ollama "llama runner process has terminated: signal: killed".
       /\b(?:process|runner|command|child)\b.{0,80}\bsignal: killed\b/,
@@ -269,6 +271,13 @@ export const hostRules = defineRules([
     class: 'host.killed',
     patterns: [
       /^(?:.{0,200}\s)?\d+\s+Terminated\s+\S/,
+      // bash's own line for a foreground child lost to SIGTERM (strsignal(SIGTERM) "Terminated" on a line of
+      // its own, as "Killed" is for SIGKILL) and the job-control forms ("[1]+  Terminated  python train.py",
+      // zsh "zsh: terminated  python train.py").
+      /^\s*Terminated\s*$|^\[\d{1,4}\][+-]?\s+Terminated\s+\S|^zsh: terminated\s+\S/,
+      // slurmctld's job completion record for a job whose batch step died of SIGTERM (job_mgr.c
+      // _job_complete: "_job_complete: JobId=N WTERMSIG 15"; WTERMSIG 9 is host.sigkill_worker's).
+      /\b_job_complete: JobId=\d+ WTERMSIG 15\b/,
       ...TORCHELASTIC_SIGTERM_WORDING,
       /Main process exited, code=killed, status=15\/TERM/,
       /died with <Signals\.SIGTERM: 15>|terminated with signal SIGTERM/,

@@ -101,6 +101,10 @@ export const k8sRules = defineRules([
       // kubelet's other container/sandbox error reasons (pkg/kubelet/container sync results, kuberuntime,
       // lifecycle admission): hooks, sandbox setup, admission of a Pod the node cannot run.
       /\b(?:CreatePodSandboxError|ConfigPodSandboxError|PreCreateHookError|PreStartHookError|PostStartHookError|FailedPostStartHook|UnexpectedAdmissionError|NetworkNotReady|HostPortConflict|KubeletSetupFailed)\b/,
+      // The CRI call that creates the Pod's sandbox failing, as containerd ("RunPodSandbox for
+      // &PodSandboxMetadata{…} failed, error") and the kubelet (remote_runtime.go "RunPodSandbox from
+      // runtime service failed") log it: the Pod never got its sandbox (runtime handler, CNI, cgroups).
+      /\bRunPodSandbox (?:for &?PodSandboxMetadata\{.{0,400}?\} failed|from runtime service failed)/,
       /\bReason\W{0,5}OutOf(?:cpu|memory|pods|ephemeral-storage|nvidia\.com\/gpu|amd\.com\/gpu)\b|Pod was rejected: Node didn't have enough resource/, /OCI runtime (?:create|exec) failed/, /[Ff]ailed to create pod sandbox/],
     strength: 74,
     why: 'the container runtime could not create or start the container',

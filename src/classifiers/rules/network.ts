@@ -84,6 +84,10 @@ export const networkRules = defineRules([
       // aiohttp's and httpx's other connection failures.
       /\b(?:ClientConnectionError|ClientConnectionResetError|ClientOSError|ClientProxyConnectionError|ServerConnectionError)\b|\bhttpx\.CloseError\b/,
       /Failed to establish a new connection/,
+      // asyncio's own connect failure (selector_events.py sock_connect: OSError(err, f'Connect call failed
+      // {address}')), raised as ConnectionRefusedError, TimeoutError (WSAETIMEDOUT 10060, ETIMEDOUT) or
+      // OSError: the TCP connection never came up, whatever the exception class.
+      /\bConnect call failed \(/,
       /\bAPIConnectionError\b|\bConnectTimeout(?:Error)?\b|httpx\.ConnectError|\bProxyError\b/,
       // LiteLLM re-raising openai-python's APIConnectionError ("Connection error.") under another class
       // (InternalServerError, APIError, ServiceUnavailableError): "<Provider>Exception - Connection error.".

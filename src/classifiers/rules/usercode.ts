@@ -56,7 +56,7 @@ export const EXCEPTION_CLASS: Record<string, FailureClass> = {
 const PYTEST_REPORT_LINE = /^E {2,}|^FAILED \S+::|^ERROR \S+::|^\S+\.py:\d+: \w+Error$/;
 
 const EXC_NAMES = Object.keys(EXCEPTION_CLASS).filter((n) => EXCEPTION_CLASS[n] === 'user.code_error');
-const FINAL_EXCEPTION_RE = new RegExp(`(?:^|[\\s:(\\]>|])(?:[A-Za-z_]\\w{0,40}\\.){0,6}(${EXC_NAMES.join('|')})(?::\\s|:$|$)`);
+export const FINAL_EXCEPTION_RE = new RegExp(`(?:^|[\\s:(\\]>|])(?:[A-Za-z_]\\w{0,40}\\.){0,6}(${EXC_NAMES.join('|')})(?::\\s|:$|$)`);
 /** Two processes printing the same exception at once interleave it: "KeyErrorKeyError: : 'input_ids'". */
 const INTERLEAVED_EXCEPTION_RE = new RegExp(`^(${EXC_NAMES.join('|')})\\1: : `);
 
