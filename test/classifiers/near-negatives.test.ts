@@ -287,3 +287,36 @@ describe("stop 28's second review: producer lines that are warnings, recoveries 
     expect(classifyText(log).class).not.toBe('network.error');
   });
 });
+
+describe("a 404 is a wrong route only when the server says it has no such route", () => {
+  it("a model the server does not serve stays the gateway's 4xx (vLLM's and Ollama's own wordings)", () => {
+    expect(classifyText("openai.NotFoundError: Error code: 404 - {'object': 'error', 'message': 'The model `qwen-7b` does not exist.', 'type': 'NotFoundError', 'param': None, 'code': 404}\n").class).toBe('gateway.4xx');
+    expect(classifyText('openai.NotFoundError: Error code: 404 - {\'error\': {\'message\': "model \'llama3:70b\' not found, try pulling it first", \'type\': \'api_error\'}}\n').class).toBe('gateway.4xx');
+  });
+
+  it('the route itself missing is the base URL (Go/gin, Starlette, OpenAI wordings)', () => {
+    for (const line of ['✦ ERROR: Request failed: 404 page not found', "openai.NotFoundError: Error code: 404 - {'detail': 'Not Found'}", "openai.NotFoundError: Error code: 404 - {'error': {'message': 'Invalid URL (POST /v1/chat/completion)', 'type': 'invalid_request_error', 'param': None, 'code': None}}"]) {
+      const d = classifyText(`${line}\n`);
+      expect(d.class, line).toBe('config.error');
+      expect(d.hint).toMatch(/\/v1/);
+    }
+  });
+});
+
+describe("a Node server's access lines", () => {
+  it("count only for a model-API route: a static file's 404 is no gateway refusal", () => {
+    expect(classifyText('<-- GET /static/app.js\n--> GET /static/app.js 404 3ms\n').class).toBe('unknown');
+    expect(classifyText('<-- POST /v1/chat/completions\n--> POST /v1/chat/completions 429 12ms\n').class).toBe('gateway.4xx');
+  });
+
+  it("a 200 on the model route beside the run's own exception leaves the exception the cause", () => {
+    expect(classifyText(`--> POST /v1/chat/completions 200 976ms\n${keyError}\n`).class).toBe('user.code_error');
+  });
+});
+
+describe("bash's Terminated", () => {
+  it('is a kill on a line of its own, not a status word inside a line', () => {
+    expect(classifyText('epoch 0 | batch 250 | loss: 0.12577\nTerminated\n').class).toBe('host.killed');
+    expect(classifyText('INFO worker 3 state: Terminated (Completed)\n').class).not.toBe('host.killed');
+  });
+});

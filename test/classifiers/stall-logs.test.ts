@@ -97,6 +97,31 @@ urllib.request.urlopen(f"http://127.0.0.1:{srv.getsockname()[1]}/v1/models")
     expect(d.hint).toContain('timeout=');
   }, 20_000);
 
+  it("waiting on a JIT extension's build lock that a killed build left behind: named as the lock, also with Windows paths", () => {
+    // torch/utils/cpp_extension.py _jit_compile → baton.wait() → file_baton.py FileBaton.wait polling with
+    // time.sleep while the lock file exists; a Ctrl-C ends it there (torch 2.x line numbers).
+    const frames = (sep: string, root: string) =>
+      [
+        'Traceback (most recent call last):',
+        `  File "${root}${sep}exllama${sep}cuda_ext.py", line 43, in <module>`,
+        '    exllama_ext = load(',
+        `  File "${root}${sep}Lib${sep}site-packages${sep}torch${sep}utils${sep}cpp_extension.py", line 1301, in load`,
+        '    return _jit_compile(',
+        `  File "${root}${sep}Lib${sep}site-packages${sep}torch${sep}utils${sep}cpp_extension.py", line 1538, in _jit_compile`,
+        '    baton.wait()',
+        `  File "${root}${sep}Lib${sep}site-packages${sep}torch${sep}utils${sep}file_baton.py", line 42, in wait`,
+        '    time.sleep(self.wait_seconds)',
+        'KeyboardInterrupt',
+        '',
+      ].join('\n');
+    for (const [sep, root] of [['/', '/home/user/venv'], ['\\', 'C:\\Users\\me\\venv']] as const) {
+      const d = classifyText(frames(sep, root));
+      expect(d.class).toBe('job.stall');
+      expect(d.evidence[0]!.rule).toBe('stall.interrupted_wait');
+      expect(d.hint).toMatch(/lock file/);
+    }
+  });
+
   it('a Ctrl-C of a run that was computing is not a stall', async () => {
     const log = await interrupted(`import os\ndef step(x):\n    s = 0\n    for i in range(10**9):\n        s += i * x\n    return s\nprint("ready", os.getpid(), flush=True)\nwhile True:\n    step(3)\n`, { busy: true });
     expect(log).toContain('KeyboardInterrupt');

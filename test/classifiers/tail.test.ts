@@ -60,6 +60,21 @@ describe('a log that ends in a wait', () => {
     expect(d.evidence[0]!.rule).toBe('stall.ends_waiting');
   });
 
+  it("torch's JIT extension loader announcing its root and printing nothing more: the build lock's wait", () => {
+    // torch/utils/cpp_extension.py _get_build_directory (verbose), one line per rank, as DeepSpeed's op builder loads fused_adam.
+    const root = 'Using /root/.cache/torch_extensions/py310_cu121 as PyTorch extensions root...';
+    const d = classifyText(lines('[2024-05-02 10:11:12,000] [INFO] [real_accelerator.py:203:get_accelerator] Setting ds_accelerator to cuda (auto detect)', root, root));
+    expect(d.class).toBe('job.stall');
+    expect(d.evidence[0]!.rule).toBe('stall.ends_waiting');
+    expect(d.hint).toMatch(/lock/);
+  });
+
+  it('the same loader going on to build or load the extension is no stall', () => {
+    const root = 'Using /root/.cache/torch_extensions/py310_cu121 as PyTorch extensions root...';
+    const d = classifyText(lines(root, 'Detected CUDA files, patching ldflags', 'Emitting ninja build file /root/.cache/torch_extensions/py310_cu121/fused_adam/build.ninja...', 'Building extension module fused_adam...', 'ninja: no work to do.', 'Loading extension module fused_adam...', 'Time to load fused_adam op: 0.61 seconds'));
+    expect(d.class).not.toBe('job.stall');
+  });
+
   it('prose that mentions waiting is no wait', () => {
     expect(classifyText(lines('Thanks for the logs! I see a timeout waiting for systemd in the daemon.')).class).toBe('unknown');
   });

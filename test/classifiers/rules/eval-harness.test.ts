@@ -41,3 +41,34 @@ describe('reward functions under a time limit', () => {
     expect(top('WARNING 2025-06-01 10:00:00 Reward API: Computing reward timeout after 15s. Set reward to 0.')).toEqual(['verifier.failure', 'harness.reward_timeout']);
   });
 });
+
+describe("an exception raised in a grader's own code (GRADER_FRAME)", () => {
+  const tb = (...frames: string[]) => (exc: string) => ['Traceback (most recent call last):', ...frames, exc].join('\n');
+  // BigCodeBench's evaluate() parsing its own pass_k argument (bigcodebench/evaluate.py), installed.
+  const bigcode = tb('  File "/usr/local/lib/python3.10/site-packages/bigcodebench/evaluate.py", line 209, in evaluate', '    passk = [int(k) for k in pass_k.split(",")]');
+  // SWE-bench's older harness run from a clone (harness/utils.py get_conda_env_names).
+  const swebenchClone = tb(
+    '  File "/home/me/SWE-bench/harness/context_manager.py", line 227, in __enter__',
+    '    env_list = get_conda_env_names(exec_cmd, shellenv)',
+    '  File "/home/me/SWE-bench/harness/utils.py", line 56, in get_conda_env_names',
+    '    env_names.append(env_name)',
+  );
+
+  it('is the grader failing, no score: verifier.failure, installed or from a clone', () => {
+    expect(top(bigcode("AttributeError: 'tuple' object has no attribute 'split'"))).toEqual(['verifier.failure', 'harness.grader_exception']);
+    expect(top(swebenchClone("UnboundLocalError: local variable 'env_name' referenced before assignment"))).toEqual(['verifier.failure', 'harness.grader_exception']);
+  });
+
+  it("the same exception in the run's own code, or in the task repo the agent edits, stays the code's", () => {
+    const own = tb('  File "/work/eval.py", line 41, in <module>', "    score = metrics['accuracy']");
+    expect(top(own("KeyError: 'accuracy'"))[0]).toBe('user.code_error');
+    // A SWE-bench instance's repository checked out at /testbed: the code under test, not the harness.
+    const testbed = tb('  File "/testbed/astropy/io/fits/card.py", line 120, in _check', '    raise ValueError(msg)');
+    expect(top(testbed('ValueError: Card keyword is invalid'))[1]).not.toBe('harness.grader_exception');
+  });
+
+  it('a grader frame higher up the stack does not make a library error below it the grader\'s', () => {
+    const below = tb('  File "/usr/local/lib/python3.10/site-packages/bigcodebench/evaluate.py", line 150, in evaluate', '    results = json.load(f)', '  File "/usr/lib/python3.10/json/__init__.py", line 293, in load', '    return loads(fp.read(),');
+    expect(top(below('json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)'))[1]).not.toBe('harness.grader_exception');
+  });
+});
