@@ -209,6 +209,15 @@ export const SYMPTOMS: SymptomMechanism[] = [
     consequence: 'The 5xx status that carries it is only the server relaying that error.',
   },
   {
+    id: 'daemon-relayed',
+    source: 'docker-py APIError / requests HTTPError for a dockerd 5xx ("500 Server Error for http+docker://…"), answered by the container runtime (answerer.ts)',
+    symptomClasses: ['sandbox.failure'],
+    symptomRules: ['gateway.server_error', 'gateway.http_status'],
+    wording: [/\b5\d\d Server Error\b.{0,60}?\bfor (?:url: )?http\+docker:\/\//],
+    causes: [{ classes: ['network.error', 'api.timeout', 'disk.full', 'cuda.oom', 'cuda.error', 'host.oom', 'image.build_failure'], order: 'any', sameLine: true }],
+    consequence: "The daemon's 5xx only relays the error it quotes.",
+  },
+  {
     // The container runtime relays the error of the step that failed in its own error chain, on one line
     // (runc "error during container init: error running hook #0: … stderr: <the hook's error>", "error
     // mounting …: <errno text>"; containerd/dockerd wrap it): that quoted error is why the container did

@@ -320,3 +320,46 @@ describe("bash's Terminated", () => {
     expect(classifyText('INFO worker 3 state: Terminated (Completed)\n').class).not.toBe('host.killed');
   });
 });
+
+describe("review of stop 29's rules: the lines they must leave alone", () => {
+  it("a registry's Go 404 page quoted by the daemon is the pull failing, not a wrong base URL", () => {
+    expect(classifyText('Error response from daemon: error parsing HTTP 404 response body: invalid character \'p\' after top-level value: "404 page not found\\n"\n').class).toBe('sandbox.failure');
+  });
+
+  it("a 404 body a sandbox runtime answered is the sandbox's (the answerer decides)", () => {
+    expect(classifyText("httpx.HTTPStatusError: Client error '404 Not Found' for url 'https://abc123.eval-runtime.all-hands.dev/alive' {\"detail\":\"Not Found\"}\n").class).toBe('sandbox.failure');
+  });
+
+  it('a bare {"detail":"Not Found"} printed by a command is no client misconfiguration', () => {
+    expect(classifyText('{"detail":"Not Found"}\n').class).not.toBe('config.error');
+  });
+
+  it("the daemon's 5xx that quotes a DNS failure is the network's (daemon-relayed)", () => {
+    expect(classifyText('docker.errors.APIError: 500 Server Error for http+docker://localhost/v1.43/images/create?tag=latest&fromImage=python: Internal Server Error ("Get \\"https://registry-1.docker.io/v2/\\": dial tcp: lookup registry-1.docker.io on 127.0.0.53:53: server misbehaving")\n').class).toBe('network.error');
+  });
+
+  it("the daemon's build endpoint is the image build", () => {
+    expect(classifyText('docker.errors.APIError: 500 Server Error for http+docker://localhost/v1.43/build?t=sweb.env.x86_64: Internal Server Error ("dockerfile parse error line 3: unknown instruction: RUNN")\n').class).toBe('image.build_failure');
+  });
+
+  it("a harness's check of the user's own inputs stays the user's, not a grader crash", () => {
+    const tb = ['Traceback (most recent call last):', '  File "/usr/local/lib/python3.11/site-packages/swebench/harness/run_evaluation.py", line 512, in get_dataset_from_preds', '    raise ValueError(', 'ValueError: Some prediction IDs not found in dataset!', ''].join('\n');
+    expect(classifyText(tb).class).not.toBe('verifier.failure');
+  });
+
+  it("an app's own routes named messages/responses/generate are no model API", () => {
+    expect(classifyText('POST /api/messages 500 3.112 ms - 21\n').class).not.toBe('gateway.5xx');
+    expect(classifyText('--> POST /survey/42/responses 400 3ms\n').class).not.toBe('gateway.4xx');
+    expect(classifyText('--> POST /openai/v1/chat/completions 400 3ms\n').class).toBe('gateway.4xx');
+  });
+
+  it("XLA's rematerialization warning gives way to the run's own exception", () => {
+    const remat = "2024-06-20 01:03:26.100817: W external/xla/xla/service/hlo_rematerialization.cc:3005] Can't reduce memory use below 26.14GiB (28065947629 bytes) by rematerialization; only reduced to 34.30GiB (36831593796 bytes), down from 34.44GiB (36982730932 bytes) originally";
+    expect(classifyText(`${remat}\n${keyError}\n`).class).toBe('user.code_error');
+    expect(classifyText(`${remat}\nFatal Python error: Segmentation fault\n`).class).toBe('cuda.oom');
+  });
+
+  it("slurmctld's record of an array task killed by a signal", () => {
+    expect(classifyText('[2022-05-27T11:37:57.377] _job_complete: JobId=127441_3(127444) WTERMSIG 9\n').class).toBe('host.killed');
+  });
+});

@@ -35,6 +35,9 @@ export const ANSWERERS: readonly Answerer[] = [
   },
 ];
 
+/** The Docker Engine API's image build endpoint as docker-py names it (`… for http+docker://localhost/v1.43/build?t=…`). */
+const DAEMON_BUILD = /http\+docker:\/\/[^\s/]{1,100}(?:\/v[\d.]+)?\/build\b/;
+
 /** BuildKit's step output ("#3 ERROR: …", "ERROR: failed to solve: …") and docker build: a pull during a build. */
 const BUILD_SHAPE = /^\s*#\d+ (?:ERROR|\d+\.\d+)|failed to solve|\bdocker(?:-compose| compose)? build\b|\bbuildx\b|\bFROM [\w./:-]+|Booting builder/;
 
@@ -50,6 +53,8 @@ export function answeredClass(line: string, only?: readonly Answerer['who'][]): 
   const who = answererOf(line, only);
   if (!who) return undefined;
   if (who === 'registry') return BUILD_SHAPE.test(line) ? 'image.build_failure' : 'sandbox.failure';
+  // docker-py's images.build (POST /build): the daemon answering for the image build, not a container.
+  if (DAEMON_BUILD.test(line)) return 'image.build_failure';
   return 'sandbox.failure';
 }
 

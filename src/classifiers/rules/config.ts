@@ -2,6 +2,7 @@
 // settings. These are the user's to fix, and are more specific than the traceback around them.
 import { defineRules, type Extracted } from '../rule.js';
 import { RUN_LOG_ONLY } from './sections.js';
+import { byAnswerer } from './answerer.js';
 
 /**
  * A host that is no host: empty, a null rendered as text (Python `None`, JS `null`/`undefined`, Go `nil`),
@@ -201,7 +202,9 @@ export const configRules = defineRules([
     // otherwise (vLLM "The model `x` does not exist", Ollama "model 'x' not found"): gateway.4xx.
     id: 'config.endpoint_route',
     class: 'config.error',
-    patterns: [/\b404 page not found\b/, /["']detail["']:\s?["']Not Found["']/, /\bInvalid URL \((?:GET|POST|PUT|PATCH|DELETE) \/[^)\s]{0,200}\)/],
+    patterns: [/(?:\b404\b|[Ee]rror|ERROR|NotFound).{0,300}?\b404 page not found\b/, /(?:\b404\b|NotFound).{0,300}?["']detail["']:\s?["']Not Found["']/, /\bInvalid URL \((?:GET|POST|PUT|PATCH|DELETE) \/[^)\s]{0,200}\)/],
+    unless: [/response body|from daemon|[Pp]ull(?:ing)? image|\/v2\/|registry/, /^\s*E\s|\bassert\b/],
+    extract: byAnswerer(() => ({})),
     strength: 80,
     why: 'the server answered 404 for a route it does not have: the client called a wrong URL path',
     hint: "The server has no such route (a 404 for the path, not for a model): the client's base URL is wrong. OpenAI-compatible servers (vLLM, SGLang, Ollama, LiteLLM) serve under /v1 (base_url http://host:port/v1, the SDK appends /chat/completions); check the path the client printed against the server's routes.",
@@ -212,7 +215,7 @@ export const configRules = defineRules([
     // names the server's own launch flags, so the serving configuration is what to change.
     id: 'config.server_launch_flag',
     class: 'config.error',
-    patterns: [/"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set/],
+    patterns: [/\\?"auto\\?" tool choice requires --enable-auto-tool-choice and --tool-call-parser/],
     strength: 80,
     why: "the inference server rejected the request for a feature its launch flags did not enable",
     hint: 'The vLLM server was started without tool calling: relaunch it with --enable-auto-tool-choice and the --tool-call-parser of the model family (hermes, llama3_json, mistral, qwen3_coder …), or have the client send tool_choice other than "auto".',

@@ -223,7 +223,7 @@ export const cudaRules = defineRules([
     id: 'cuda.oom.xla_remat',
     class: 'cuda.oom',
     patterns: [/Can't reduce memory use below [\d.]+ ?[KMGT]i?B \(\d+ bytes\) by rematerialization; only reduced to/],
-    strength: 40,
+    strength: 18,
     why: "XLA could not fit the compiled program into the device's memory, even by recomputing activations",
     hint: 'XLA could not bring the program under the device memory budget (the rematerialization warning names how far it got): the step needs more GPU memory than there is. Lower the per-device batch or sequence length, shard the model further (more devices for FSDP/tensor parallelism), or let XLA use more of the GPU (XLA_PYTHON_CLIENT_MEM_FRACTION, no other process on it).',
   },

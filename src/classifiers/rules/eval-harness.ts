@@ -18,7 +18,7 @@ import { FINAL_EXCEPTION_RE } from './usercode.js';
  * harness and parsers (terminal_bench/harness/, terminal_bench/parsers/), Harbor's verifier (harbor/verifier/).
  * An exception raised there is the grader failing: the instance gets no score, not a bug of the run's code.
  */
-export const GRADER_FRAME = /(?:^|[\/\\])(?:swebench[\/\\]harness|SWE-bench(?:-[\w.]+)?[\/\\](?:swebench[\/\\])?harness|bigcodebench[\/\\](?:evaluate\.py|eval[\/\\])|evalplus[\/\\](?:evaluate\.py|eval[\/\\])|human_eval[\/\\](?:execution|evaluation)\.py|lcb_runner[\/\\]evaluation|terminal_bench[\/\\](?:harness|parsers)|harbor[\/\\]verifier)(?:[\/\\.]|$)/;
+export const GRADER_FRAME = /^(?![\/\\]testbed[\/\\])(?:.*[\/\\])?(?:swebench[\/\\]harness|SWE-bench(?:-[\w.]+)?[\/\\](?:swebench[\/\\])?harness|bigcodebench[\/\\](?:evaluate\.py|eval[\/\\])|evalplus[\/\\](?:evaluate\.py|eval[\/\\])|human_eval[\/\\](?:execution|evaluation)\.py|lcb_runner[\/\\]evaluation|terminal_bench[\/\\](?:harness|parsers)|harbor[\/\\]verifier)(?:[\/\\.]|$)/;
 
 export const isGraderFrame = (path: string): boolean => GRADER_FRAME.test(path);
 
@@ -30,8 +30,9 @@ export const evalHarnessRules = defineRules([
     id: 'harness.grader_exception',
     class: 'verifier.failure',
     patterns: [FINAL_EXCEPTION_RE],
-    unless: [/\bexcept\b|\braise\b|^\s*#|isinstance\(/, /Warning\b/],
+    unless: [/\bexcept\b|\braise\b|^\s*#|isinstance\(/, /Warning\b/, /not found in dataset|Missing problems|not attempted|must be (?:provided|\.json)|Each prediction must|No such file or directory|None of the provided task IDs|Invalid type for|has no tasks in split/],
     raisedIn: 'grader',
+    sections: ['log'],
     strength: 24,
     why: "an exception raised in the evaluation harness's own grading code: the grader crashed, so the instance has no score",
     hint: "The evaluation harness itself raised (its innermost frame is the grader's code, not the agent's or the run's): the instance was never graded, so it has no reward, not a reward of 0. Check the harness version and its arguments against the instance, fix or pin the harness, and re-run the evaluation of the affected instances.",

@@ -31,12 +31,13 @@ const HTTP_CLIENT_STATUSES = new Set([400, 401, 402, 403, 404, 405, 406, 407, 40
  * /v1/*, Anthropic /v1/messages, Ollama /api/chat|generate, TGI /generate): another route's status says
  * nothing of the model call.
  */
-// The path right after the method (these loggers print the path, not a URL), then the status and the
-// duration. The route is a lookahead so that the prefilter keys are the method-and-slash and the status:
+// The path right after the method (these loggers print the path, not a URL): OpenAI-style routes under
+// /v1/ (at most two segments before it: /openai/v1/…), Ollama's and TGI's at the path's start; then the
+// status and the duration. The route is a lookahead so that the prefilter keys are the method-and-slash and the status:
 // a busy log's ordinary request lines (httpx "POST http://…/v1/chat/completions \"HTTP/1.1 200 OK\"") hold
 // the route's words but never "POST /".
-const MODEL_ROUTE = String.raw`\/(?:[\w.-]{1,40}\/){0,3}?(?:chat\/completions|completions|messages|responses|embeddings|api\/chat|api\/generate|generate(?:_stream)?)(?:[?\s]|$)`;
-const nodeAccessLine = (status: string): RegExp => new RegExp(String.raw`\b(?:POST|GET|PUT)\]?(?: -)? (?=${MODEL_ROUTE})\/[^\s]{1,300} (${status}) \d+(?:\.\d+)? ?ms\b`);
+const MODEL_ROUTE = String.raw`(?:\/[\w-]{1,40}){0,2}?\/v1\/(?:chat\/completions|completions|messages|responses|embeddings)\b|\/api\/(?:chat|generate)\b|\/generate(?:_stream)?\b`;
+const nodeAccessLine = (status: string): RegExp => new RegExp(String.raw`\b(?:POST|GET|PUT)\]?(?: -)? (?=(?:https?:\/\/[^\s/]{1,200})?(?:${MODEL_ROUTE}))\S{1,300} (${status}) \d+(?:\.\d+)? ?ms\b`);
 
 export const ENGINE_DEAD_WORDING: readonly RegExp[] = [
   /\b(?:MQLLMEngine|AsyncLLMEngine) is already dead/,

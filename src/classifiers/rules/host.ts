@@ -241,7 +241,7 @@ export const hostRules = defineRules([
       // CPython's CalledProcessError for a child killed by a signal: "Command '[…]' died with <Signals.SIGKILL: 9>."
       /died with <Signals\.SIGKILL: 9>/,
       // slurmctld's job completion record for a batch step that died of SIGKILL (job_mgr.c _job_complete).
-      /\b_job_complete: JobId=\d+ WTERMSIG 9\b/,
+      /\b_job_complete: JobId=\d+(?:[_+]\d+)?(?:\(\d+\))? WTERMSIG 9\b/,
       // Go's os/exec ExitError for a SIGKILLed child (ProcessState.String: "signal: killed"), as Go servers
       // report their runner: Ollama "llama runner process has terminated: signal: killed".
       /\b(?:process|runner|command|child)\b.{0,80}\bsignal: killed\b/,
@@ -277,7 +277,7 @@ export const hostRules = defineRules([
       /^\s*Terminated\s*$|^\[\d{1,4}\][+-]?\s+Terminated\s+\S|^zsh: terminated\s+\S/,
       // slurmctld's job completion record for a job whose batch step died of SIGTERM (job_mgr.c
       // _job_complete: "_job_complete: JobId=N WTERMSIG 15"; WTERMSIG 9 is host.sigkill_worker's).
-      /\b_job_complete: JobId=\d+ WTERMSIG 15\b/,
+      /\b_job_complete: JobId=\d+(?:[_+]\d+)?(?:\(\d+\))? WTERMSIG 15\b/,
       ...TORCHELASTIC_SIGTERM_WORDING,
       /Main process exited, code=killed, status=15\/TERM/,
       /died with <Signals\.SIGTERM: 15>|terminated with signal SIGTERM/,
