@@ -1,8 +1,8 @@
 // Configuration rejected before or while the run starts: Hydra/OmegaConf, argparse, missing required
 // settings. These are the user's to fix, and are more specific than the traceback around them.
 import { defineRules, type Extracted } from '../rule.js';
-import { RUN_LOG_ONLY } from './sections.js';
 import { byAnswerer } from './answerer.js';
+import { RUN_LOG_ONLY } from './sections.js';
 
 /**
  * A host that is no host: empty, a null rendered as text (Python `None`, JS `null`/`undefined`, Go `nil`),
@@ -199,7 +199,10 @@ export const configRules = defineRules([
     // ("404 page not found": Ollama, Go gateways), Starlette's default 404 for an unmounted path
     // ({"detail":"Not Found"}: vLLM, SGLang, LiteLLM proxy, any FastAPI server), OpenAI's own API for a path
     // it does not serve ("Invalid URL (POST /v1/chat/completion)"). A model the server lacks is worded
-    // otherwise (vLLM "The model `x` does not exist", Ollama "model 'x' not found"): gateway.4xx.
+    // otherwise (vLLM "The model `x` does not exist", Ollama "model 'x' not found"): gateway.4xx. Only as a
+    // client reports the status (a 404 or an error word before the body): a command's bare output, a
+    // registry's 404 page quoted by a pull and a test's assert are not it; a sandbox runtime's 404 is the
+    // sandbox's (answerer.ts).
     id: 'config.endpoint_route',
     class: 'config.error',
     patterns: [/(?:\b404\b|[Ee]rror|ERROR|NotFound).{0,300}?\b404 page not found\b/, /(?:\b404\b|NotFound).{0,300}?["']detail["']:\s?["']Not Found["']/, /\bInvalid URL \((?:GET|POST|PUT|PATCH|DELETE) \/[^)\s]{0,200}\)/],

@@ -17,6 +17,19 @@ export const ANTHROPIC_TYPE_STATUS: Record<string, number> = { invalid_request_e
 const HTTP_CLIENT_STATUSES = new Set([400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 421, 422, 423, 424, 425, 426, 428, 429, 431, 451]);
 
 /**
+ * A Node web framework's access line for a model-API route ("--> POST /v1/chat/completions 400 976ms":
+ * hono/logger and koa-logger; morgan's dev format "POST /v1/chat/completions 500 12.345 ms - 45"; the same
+ * with the method bracketed): the gateway answering that status. Only model-API routes, right after the
+ * method (these loggers print the path, not a URL): OpenAI-style routes under /v1/ (at most two segments
+ * before it: /openai/v1/…), Ollama's /api/chat|generate and TGI's /generate at the path's start; an app's
+ * own /api/messages says nothing of a model call. The route is a lookahead so that the prefilter keys are
+ * the method-and-slash and the status: a busy log's ordinary request lines (httpx "POST http://…/v1/chat/
+ * completions \"HTTP/1.1 200 OK\"") hold the route's words but never "POST /".
+ */
+const MODEL_ROUTE = String.raw`(?:\/[\w-]{1,40}){0,2}?\/v1\/(?:chat\/completions|completions|messages|responses|embeddings)\b|\/api\/(?:chat|generate)\b|\/generate(?:_stream)?\b`;
+const nodeAccessLine = (status: string): RegExp => new RegExp(String.raw`\b(?:POST|GET|PUT)\]?(?: -)? (?=(?:https?:\/\/[^\s/]{1,200})?(?:${MODEL_ROUTE}))\S{1,300} (${status}) \d+(?:\.\d+)? ?ms\b`);
+
+/**
  * vLLM's words for an engine that is gone: V0 entrypoints/launcher.py ("MQLLMEngine is already dead,
  * terminating server process"), engine/async_llm_engine.py (AsyncEngineDeadError "Background loop has
  * errored already."), engine/multiprocessing/client.py ("Engine process (pid N) died."); V1
@@ -24,21 +37,6 @@ const HTTP_CLIENT_STATUSES = new Set([400, 401, 402, 403, 404, 405, 406, 407, 40
  * engine/exceptions.py (EngineDeadError "EngineCore encountered an issue. See stack trace (above) for the
  * root cause."). The engine's own failure is logged beside it; relations.ts (SYMPTOMS) makes it give way.
  */
-/**
- * A Node web framework's access line for a model-API route ("--> POST /v1/chat/completions 400 976ms":
- * hono/logger and koa-logger; morgan's dev format "POST /v1/chat/completions 500 12.345 ms - 45"; the same
- * with the method bracketed): the gateway answering that status. Only model-API routes (OpenAI-compatible
- * /v1/*, Anthropic /v1/messages, Ollama /api/chat|generate, TGI /generate): another route's status says
- * nothing of the model call.
- */
-// The path right after the method (these loggers print the path, not a URL): OpenAI-style routes under
-// /v1/ (at most two segments before it: /openai/v1/…), Ollama's and TGI's at the path's start; then the
-// status and the duration. The route is a lookahead so that the prefilter keys are the method-and-slash and the status:
-// a busy log's ordinary request lines (httpx "POST http://…/v1/chat/completions \"HTTP/1.1 200 OK\"") hold
-// the route's words but never "POST /".
-const MODEL_ROUTE = String.raw`(?:\/[\w-]{1,40}){0,2}?\/v1\/(?:chat\/completions|completions|messages|responses|embeddings)\b|\/api\/(?:chat|generate)\b|\/generate(?:_stream)?\b`;
-const nodeAccessLine = (status: string): RegExp => new RegExp(String.raw`\b(?:POST|GET|PUT)\]?(?: -)? (?=(?:https?:\/\/[^\s/]{1,200})?(?:${MODEL_ROUTE}))\S{1,300} (${status}) \d+(?:\.\d+)? ?ms\b`);
-
 export const ENGINE_DEAD_WORDING: readonly RegExp[] = [
   /\b(?:MQLLMEngine|AsyncLLMEngine) is already dead/,
   /\b(?:MQ|Async)?EngineDeadError\b|EngineCore encountered an issue/,
