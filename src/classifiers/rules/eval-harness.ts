@@ -8,7 +8,8 @@
 // apply", "error: while searching for:") and GNU patch's ("Hunk #N FAILED
 // at M.", "N out of M hunks FAILED -- saving rejects to file …").
 import { defineRules } from '../rule.js';
-import { FINAL_EXCEPTION_RE } from './usercode.js';
+import { RUN_LOG_ONLY } from './sections.js';
+import { FINAL_EXCEPTION_RE, NOT_A_RAISE } from './usercode.js';
 
 /**
  * The grading code of evaluation harnesses, by source path (installed or a checkout): SWE-bench's harness
@@ -30,9 +31,9 @@ export const evalHarnessRules = defineRules([
     id: 'harness.grader_exception',
     class: 'verifier.failure',
     patterns: [FINAL_EXCEPTION_RE],
-    unless: [/\bexcept\b|\braise\b|^\s*#|isinstance\(/, /Warning\b/, /not found in dataset|Missing problems|not attempted|must be (?:provided|\.json)|Each prediction must|No such file or directory|None of the provided task IDs|Invalid type for|has no tasks in split/],
+    unless: [...NOT_A_RAISE, /not found in dataset|Missing problems|not attempted|must be (?:provided|\.json)|Each prediction must|No such file or directory|None of the provided task IDs|Invalid type for|has no tasks in split/],
     raisedIn: 'grader',
-    sections: ['log'],
+    sections: RUN_LOG_ONLY,
     strength: 24,
     why: "an exception raised in the evaluation harness's own grading code: the grader crashed, so the instance has no score",
     hint: "The evaluation harness itself raised (its innermost frame is the grader's code, not the agent's or the run's): the instance was never graded, so it has no reward, not a reward of 0. Check the harness version and its arguments against the instance, fix or pin the harness, and re-run the evaluation of the affected instances.",

@@ -19,6 +19,13 @@ function oomKillExtract(line: string): Extracted {
  */
 export const TORCHELASTIC_SIGTERM_WORDING: readonly RegExp[] = [/exitcode\s*:\s*-15\b/, /Signal 15 \(SIGTERM\) received by PID/];
 
+/**
+ * slurmctld's completion record of a job whose batch step died of a signal (src/slurmctld/job_mgr.c
+ * _job_complete: "_job_complete: JobId=127441 WTERMSIG 9"; %pJ prints array and het jobs as
+ * JobId=127441_3(127444), JobId=123+0(124)).
+ */
+const slurmctldSignalled = (signal: number): RegExp => new RegExp(String.raw`\b_job_complete: JobId=\d+(?:[_+]\d+)?(?:\(\d+\))? WTERMSIG ${signal}\b`);
+
 export const hostRules = defineRules([
   {
     id: 'host.oom_killer',
@@ -241,7 +248,7 @@ export const hostRules = defineRules([
       // CPython's CalledProcessError for a child killed by a signal: "Command '[…]' died with <Signals.SIGKILL: 9>."
       /died with <Signals\.SIGKILL: 9>/,
       // slurmctld's job completion record for a batch step that died of SIGKILL (job_mgr.c _job_complete).
-      /\b_job_complete: JobId=\d+(?:[_+]\d+)?(?:\(\d+\))? WTERMSIG 9\b/,
+      slurmctldSignalled(9),
       // Go's os/exec ExitError for a SIGKILLed child (ProcessState.String: "signal: killed"), as Go servers
       // report their runner: Ollama "llama runner process has terminated: signal: killed".
       /\b(?:process|runner|command|child)\b.{0,80}\bsignal: killed\b/,
@@ -275,9 +282,8 @@ export const hostRules = defineRules([
       // its own, as "Killed" is for SIGKILL) and the job-control forms ("[1]+  Terminated  python train.py",
       // zsh "zsh: terminated  python train.py").
       /^\s*Terminated\s*$|^\[\d{1,4}\][+-]?\s+Terminated\s+\S|^zsh: terminated\s+\S/,
-      // slurmctld's job completion record for a job whose batch step died of SIGTERM (job_mgr.c
-      // _job_complete: "_job_complete: JobId=N WTERMSIG 15"; WTERMSIG 9 is host.sigkill_worker's).
-      /\b_job_complete: JobId=\d+(?:[_+]\d+)?(?:\(\d+\))? WTERMSIG 15\b/,
+      // slurmctld's job completion record for a batch step that died of SIGTERM (WTERMSIG 9 is host.sigkill_worker's).
+      slurmctldSignalled(15),
       ...TORCHELASTIC_SIGTERM_WORDING,
       /Main process exited, code=killed, status=15\/TERM/,
       /died with <Signals\.SIGTERM: 15>|terminated with signal SIGTERM/,

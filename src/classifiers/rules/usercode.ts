@@ -56,6 +56,13 @@ export const EXCEPTION_CLASS: Record<string, FailureClass> = {
 const PYTEST_REPORT_LINE = /^E {2,}|^FAILED \S+::|^ERROR \S+::|^\S+\.py:\d+: \w+Error$/;
 
 const EXC_NAMES = Object.keys(EXCEPTION_CLASS).filter((n) => EXCEPTION_CLASS[n] === 'user.code_error');
+/**
+ * Lines that carry an exception's name but end no traceback: the source line a frame shows (an `except` or
+ * `raise` clause, a comment, an isinstance check) and a warning class. Every "traceback ended here" rule
+ * leaves them.
+ */
+export const NOT_A_RAISE: readonly RegExp[] = [/\bexcept\b|\braise\b|^\s*#|isinstance\(/, /Warning\b/];
+
 export const FINAL_EXCEPTION_RE = new RegExp(`(?:^|[\\s:(\\]>|])(?:[A-Za-z_]\\w{0,40}\\.){0,6}(${EXC_NAMES.join('|')})(?::\\s|:$|$)`);
 /** Two processes printing the same exception at once interleave it: "KeyErrorKeyError: : 'input_ids'". */
 const INTERLEAVED_EXCEPTION_RE = new RegExp(`^(${EXC_NAMES.join('|')})\\1: : `);
@@ -134,7 +141,7 @@ export const userCodeRules = defineRules([
     // Node's fetch (undici lib/web/fetch/index.js) rejects with TypeError "fetch failed" (its [cause] is the
     // network error) and errors a body cut mid-stream with TypeError "terminated": no Python exception, and
     // no code bug (rules/client-vocab.ts reads them).
-    unless: [/\bexcept\b|\braise\b|^\s*#|isinstance\(/, /Warning\b/, PYTEST_REPORT_LINE, /\bTypeError: (?:fetch failed|terminated)\s*$/],
+    unless: [...NOT_A_RAISE, PYTEST_REPORT_LINE, /\bTypeError: (?:fetch failed|terminated)\s*$/],
     strength: 20,
     sections: RUN_LOG_ONLY,
     extract: (_l, m): Extracted => ({ exception: m[1] }),
